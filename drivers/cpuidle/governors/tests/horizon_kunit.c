@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the horizon cpuidle governor.
+ *
+ * This file is included at the end of horizon.c, so it can call the
+ * governor's static functions. The tick and PM QoS inputs are injected
+ * through the governor's static stubs.
+ *
+ * Copyright (C) 2026 The horizon developers
+ */
+
+#include <kunit/test.h>
+#include <kunit/static_stub.h>
+#include <linux/prandom.h>
+
+#define US(x)	((s64)(x) * NSEC_PER_USEC)
+
+/**
+ * struct horizon_test_env - Inputs seen by the governor under test.
+ * @sleep_length_ns: Returned as the sleep length.
+ * @delta_tick_ns: Returned as the time until the next tick.
+ * @tick_stopped: Returned as the tick state.
+ * @latency_req_ns: Returned as the PM QoS latency limit.
+ * @drv: Driver with the state table under test.
+ * @dev: Device whose states_usage[] carries the disable flags.
+ */
+struct horizon_test_env {
+	s64 sleep_length_ns;
+	s64 delta_tick_ns;
+	bool tick_stopped;
+	s64 latency_req_ns;
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+};
+
+static struct horizon_test_env *horizon_test_env(void)
+{
+	return kunit_get_current_test()->priv;
+}
+
+static s64 horizon_test_sleep_length(s64 *delta_tick_ns)
+{
+	struct horizon_test_env *env = horizon_test_env();
+
+	*delta_tick_ns = env->delta_tick_ns;
+	return env->sleep_length_ns;
+}
+
+static bool horizon_test_tick_stopped(void)
+{
+	return horizon_test_env()->tick_stopped;
+}
+
+static s64 horizon_test_latency_req(unsigned int cpu)
+{
+	return horizon_test_env()->latency_req_ns;
+}
+
+static void horizon_test_add_state(struct horizon_test_env *env,
+				   s64 exit_latency_ns, s64 residency_ns,
+				   bool polling)
+{
+	struct cpuidle_state *s = &env->drv.states[env->drv.state_count++];
+
+	s->exit_latency_ns = exit_latency_ns;
+	s->target_residency_ns = residency_ns;
+	s->flags = polling ? CPUIDLE_FLAG_POLLING : 0;
+}
+
+/* A client-like table: POLL, C1, C1E, C6, C10 (latency, residency in us). */
+static void horizon_test_client_table(struct horizon_test_env *env)
+{
+	horizon_test_add_state(env, 0, 0, true);
+	horizon_test_add_state(env, US(1), US(2), false);
+	horizon_test_add_state(env, US(10), US(20), false);
+	horizon_test_add_state(env, US(100), US(200), false);
+	horizon_test_add_state(env, US(300), US(1000), false);
+}
+
+static int horizon_test_init(struct kunit *test)
+{
+	struct horizon_test_env *env;
+
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env);
+
+	env->delta_tick_ns = TICK_NSEC;
+	env->latency_req_ns = S64_MAX;
+	test->priv = env;
+
+	kunit_activate_static_stub(test, horizon_sleep_length,
+				   horizon_test_sleep_length);
+	kunit_activate_static_stub(test, horizon_tick_stopped,
+				   horizon_test_tick_stopped);
+	kunit_activate_static_stub(test, horizon_latency_req,
+				   horizon_test_latency_req);
+	return 0;
+}
+
+static int horizon_test_select(struct kunit *test, bool *stop_tick)
+{
+	struct horizon_test_env *env = test->priv;
+
+	*stop_tick = true;
+	return horizon_select(&env->drv, &env->dev, stop_tick);
+}
+
+/**
+ * struct horizon_select_case - One select() scenario on the client table.
+ * @name: Description of the scenario.
+ * @sleep_length_ns: Time until the next timer event.
+ * @delta_tick_ns: Time until the next tick.
+ * @tick_stopped: Whether the tick is already stopped.
+ * @latency_req_ns: PM QoS limit.
+ * @disable_mask: Bit i set disables state i.
+ * @want_idx: Expected state.
+ * @want_stop_tick: Expected tick decision.
+ */
+struct horizon_select_case {
+	const char *name;
+	s64 sleep_length_ns;
+	s64 delta_tick_ns;
+	bool tick_stopped;
+	s64 latency_req_ns;
+	unsigned int disable_mask;
+	int want_idx;
+	bool want_stop_tick;
+};
+
+static const struct horizon_select_case horizon_select_cases[] = {
+	{ "sleep length 0 polls", 0, TICK_NSEC, false, S64_MAX, 0, 0, false },
+	{ "1us polls", US(1), TICK_NSEC, false, S64_MAX, 0, 0, false },
+	{ "5us picks C1", US(5), TICK_NSEC, false, S64_MAX, 0, 1, false },
+	{ "50us picks C1E", US(50), TICK_NSEC, false, S64_MAX, 0, 2, false },
+	{ "500us picks C6", US(500), TICK_NSEC, false, S64_MAX, 0, 3, false },
+	{ "timer beyond tick stops tick", 2 * TICK_NSEC, TICK_NSEC, false,
+	  S64_MAX, 0, 4, true },
+	{ "KTIME_MAX stops tick", KTIME_MAX, TICK_NSEC, false, S64_MAX, 0, 4,
+	  true },
+	{ "near tick bounds the idle", TICK_NSEC, US(30), false, S64_MAX, 0, 2,
+	  false },
+	{ "tick stopped trusts timer", US(500), US(30), true, S64_MAX, 0, 3,
+	  true },
+	{ "tick stopped long timer", KTIME_MAX, US(30), true, S64_MAX, 0, 4,
+	  true },
+	{ "latency limit caps depth", KTIME_MAX, TICK_NSEC, false, US(50), 0,
+	  2, true },
+	{ "latency limit 0 polls", KTIME_MAX, TICK_NSEC, false, 0, 0, 0,
+	  false },
+	{ "disabled deepest skipped", KTIME_MAX, TICK_NSEC, false, S64_MAX,
+	  BIT(4), 3, true },
+	{ "only C1 enabled, long", KTIME_MAX, TICK_NSEC, false, S64_MAX,
+	  BIT(0) | BIT(2) | BIT(3) | BIT(4), 1, true },
+	{ "only C1 enabled, 0ns", 0, TICK_NSEC, false, S64_MAX,
+	  BIT(0) | BIT(2) | BIT(3) | BIT(4), 1, false },
+	{ "only C10 enabled, 5us", US(5), TICK_NSEC, false, S64_MAX,
+	  BIT(0) | BIT(1) | BIT(2) | BIT(3), 4, false },
+	{ "limit 0 without POLL", KTIME_MAX, TICK_NSEC, false, 0, BIT(0), 1,
+	  true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_select, horizon_select_cases, name);
+
+static void horizon_test_select_client(struct kunit *test)
+{
+	const struct horizon_select_case *c = test->param_value;
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i, idx;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < env->drv.state_count; i++)
+		env->dev.states_usage[i].disable = !!(c->disable_mask & BIT(i));
+	env->sleep_length_ns = c->sleep_length_ns;
+	env->delta_tick_ns = c->delta_tick_ns;
+	env->tick_stopped = c->tick_stopped;
+	env->latency_req_ns = c->latency_req_ns;
+
+	idx = horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, idx, c->want_idx);
+	KUNIT_EXPECT_EQ(test, stop_tick, c->want_stop_tick);
+}
+
+static void horizon_test_single_state(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_add_state(env, US(2), US(4), false);
+	env->sleep_length_ns = US(1);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+	env->sleep_length_ns = KTIME_MAX;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+}
+
+static void horizon_test_max_states(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	/* State i: latency i * 10us, residency i * 20us. */
+	for (i = 0; i < CPUIDLE_STATE_MAX; i++)
+		horizon_test_add_state(env, US(10 * i), US(20 * i), false);
+
+	env->sleep_length_ns = US(20 * 7 + 19);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 7);
+	env->sleep_length_ns = KTIME_MAX;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick),
+			CPUIDLE_STATE_MAX - 1);
+}
+
+static void horizon_test_all_disabled(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < env->drv.state_count; i++)
+		env->dev.states_usage[i].disable = 1;
+	env->sleep_length_ns = KTIME_MAX;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+}
+
+static void horizon_test_enable_resets(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+
+	horizon_test_client_table(env);
+	horizon_reflect(&env->dev, 3);
+	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, 3);
+	KUNIT_EXPECT_EQ(test, horizon_enable_device(&env->drv, &env->dev), 0);
+	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, -1);
+}
+
+/* Draw a value in [0, n). */
+static u32 horizon_test_rand(struct rnd_state *rnd, u32 n)
+{
+	return prandom_u32_state(rnd) % n;
+}
+
+/* A random table: optional POLL, then non-decreasing latency/residency. */
+static void horizon_test_random_table(struct horizon_test_env *env,
+				      struct rnd_state *rnd)
+{
+	int count = 1 + horizon_test_rand(rnd, CPUIDLE_STATE_MAX);
+	s64 lat = 0, res = 0;
+	int i;
+
+	memset(&env->drv, 0, sizeof(env->drv));
+	memset(&env->dev, 0, sizeof(env->dev));
+	if (horizon_test_rand(rnd, 2))
+		horizon_test_add_state(env, 0, 0, true);
+	while (env->drv.state_count < count) {
+		lat += US(horizon_test_rand(rnd, 200));
+		res = max(res + US(horizon_test_rand(rnd, 400)), lat);
+		horizon_test_add_state(env, lat, res, false);
+	}
+	for (i = 0; i < count; i++)
+		env->dev.states_usage[i].disable = !horizon_test_rand(rnd, 4);
+}
+
+/* Sleep lengths spanning 0 to a few ticks, plus KTIME_MAX. */
+static s64 horizon_test_random_ns(struct rnd_state *rnd)
+{
+	if (!horizon_test_rand(rnd, 16))
+		return KTIME_MAX;
+	return (s64)horizon_test_rand(rnd, 3 * TICK_NSEC);
+}
+
+static void horizon_test_check_choice(struct kunit *test, int idx,
+				      bool stop_tick)
+{
+	struct horizon_test_env *env = test->priv;
+	struct cpuidle_driver *drv = &env->drv;
+	bool any_enabled = false, any_usable = false;
+	int i;
+
+	KUNIT_ASSERT_GE(test, idx, 0);
+	KUNIT_ASSERT_LT(test, idx, drv->state_count);
+
+	for (i = 0; i < drv->state_count; i++) {
+		if (env->dev.states_usage[i].disable)
+			continue;
+		any_enabled = true;
+		if (drv->states[i].exit_latency_ns <= env->latency_req_ns)
+			any_usable = true;
+	}
+	if (any_enabled)
+		KUNIT_EXPECT_FALSE(test, env->dev.states_usage[idx].disable);
+	if (any_usable)
+		KUNIT_EXPECT_LE(test, drv->states[idx].exit_latency_ns,
+				env->latency_req_ns);
+
+	/* A stopped tick needs a stopped tick already, or a long timer. */
+	if (stop_tick && !env->tick_stopped &&
+	    drv->states[idx].target_residency_ns < TICK_NSEC)
+		KUNIT_EXPECT_GT(test, env->sleep_length_ns, (s64)TICK_NSEC);
+	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
+		KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+static void horizon_test_random_inputs(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct rnd_state rnd;
+	int round, step;
+
+	prandom_seed_state(&rnd, 0x686f72697a6f6eULL);
+	for (round = 0; round < 200; round++) {
+		horizon_test_random_table(env, &rnd);
+		for (step = 0; step < 50; step++) {
+			bool stop_tick;
+			int idx;
+
+			env->sleep_length_ns = horizon_test_random_ns(&rnd);
+			env->delta_tick_ns = 1 + horizon_test_rand(&rnd,
+								  TICK_NSEC);
+			env->tick_stopped = !horizon_test_rand(&rnd, 3);
+			env->latency_req_ns = horizon_test_rand(&rnd, 4) ?
+				S64_MAX : US(horizon_test_rand(&rnd, 500));
+
+			idx = horizon_test_select(test, &stop_tick);
+			horizon_test_check_choice(test, idx, stop_tick);
+			horizon_reflect(&env->dev, idx);
+		}
+	}
+}
+
+static struct kunit_case horizon_test_cases[] = {
+	KUNIT_CASE_PARAM(horizon_test_select_client,
+			 horizon_select_gen_params),
+	KUNIT_CASE(horizon_test_single_state),
+	KUNIT_CASE(horizon_test_max_states),
+	KUNIT_CASE(horizon_test_all_disabled),
+	KUNIT_CASE(horizon_test_enable_resets),
+	KUNIT_CASE(horizon_test_random_inputs),
+	{}
+};
+
+static struct kunit_suite horizon_test_suite = {
+	.name = "horizon",
+	.init = horizon_test_init,
+	.test_cases = horizon_test_cases,
+};
+
+kunit_test_suite(horizon_test_suite);
