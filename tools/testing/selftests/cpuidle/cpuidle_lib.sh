@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers shared by the cpuidle selftests: KTAP output and cpuidle sysfs.
+# POSIX sh, so that the tests also run under busybox.
+
+CPUIDLE_SYSFS=/sys/devices/system/cpu/cpuidle
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+ktap_count=0
+ktap_fails=0
+
+ktap_header() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# ktap_result OK|FAIL NAME [DIAGNOSTIC...]
+ktap_result() {
+	res=$1 name=$2
+	shift 2
+	ktap_count=$((ktap_count + 1))
+	for line in "$@"; do
+		echo "# $line"
+	done
+	if [ "$res" = OK ]; then
+		echo "ok $ktap_count $name"
+	else
+		ktap_fails=$((ktap_fails + 1))
+		echo "not ok $ktap_count $name"
+	fi
+}
+
+# ktap_skip NAME REASON
+ktap_skip() {
+	ktap_count=$((ktap_count + 1))
+	echo "ok $ktap_count $1 # SKIP $2"
+}
+
+ktap_skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $1"
+	exit $KSFT_SKIP
+}
+
+ktap_finished() {
+	echo "# Totals: pass:$((ktap_count - ktap_fails)) fail:$ktap_fails"
+	[ "$ktap_fails" -eq 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+# Print the current governor.
+cpuidle_governor() {
+	cat "$CPUIDLE_SYSFS/current_governor"
+}
+
+# cpuidle_set_governor NAME: write NAME; the write's status is returned.
+cpuidle_set_governor() {
+	echo "$1" 2>/dev/null >"$CPUIDLE_SYSFS/current_governor"
+}
+
+# cpuidle_states: the state directories of CPU 0's cpuidle device.
+cpuidle_states() {
+	ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* 2>/dev/null
+}
+
+# cpuidle_counters: "state name usage time above below" per state, each
+# counter summed over every online CPU.
+cpuidle_counters() {
+	for sdir in $(cpuidle_states); do
+		st=${sdir##*/}
+		name=$(cat "$sdir/name")
+		usage=0 time=0 above=0 below=0
+		for cdir in /sys/devices/system/cpu/cpu[0-9]*; do
+			d=$cdir/cpuidle/$st
+			[ -r "$d/usage" ] || continue
+			usage=$((usage + $(cat "$d/usage")))
+			time=$((time + $(cat "$d/time")))
+			above=$((above + $(cat "$d/above")))
+			below=$((below + $(cat "$d/below")))
+		done
+		echo "$st $name $usage $time $above $below"
+	done
+}
