@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# horizon: a cpuidle governor and idle-loop rework for Linux 6.12.
+# The kernel tree and every build live in $(HORIZON_CACHE), never here.
+
+export HORIZON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/horizon
+INFRA := infra
+
+.PHONY: help deps prepare kernelversion kernel kunit checkpatch selftests \
+	test run shell apply clean
+
+help:
+	@echo "make run            build, boot and compare horizon, menu and teo in QEMU"
+	@echo "make test           every test suite; ends with 'N passed, N failed'"
+	@echo "make prepare        extract the base tree into $(HORIZON_CACHE)/linux and apply the project"
+	@echo "make kernelversion  print the base kernel version"
+	@echo "make kernel         build the QEMU boot kernel"
+	@echo "make kunit          run the KUnit suite"
+	@echo "make checkpatch     checkpatch.pl --strict over the project"
+	@echo "make selftests      boot and run the cpuidle kselftests"
+	@echo "make shell          boot the guest to a shell"
+	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
+	@echo "make clean          remove build output, keep the extracted tree and ccache"
+	@echo "Variables: HORIZON_CACHE, HORIZON_PRESET (client), HORIZON_SMP (4), HORIZON_GOVERNOR (horizon)"
+
+deps:
+	@$(INFRA)/deps.sh
+
+prepare: deps
+	@$(INFRA)/prepare.sh
+
+kernelversion: prepare
+	@$(MAKE) -s -C $(HORIZON_CACHE)/linux kernelversion
+
+kernel: prepare
+	@$(INFRA)/build-kernel.sh
+
+kunit: prepare
+	@$(INFRA)/kunit.sh
+
+checkpatch: prepare
+	@$(INFRA)/checkpatch.sh
+
+selftests: kernel
+	@$(INFRA)/qemu.sh test
+
+apply:
+	@$(INFRA)/apply-to.sh "$(TREE)"
+
+shell: kernel
+	@$(INFRA)/qemu.sh shell
+
+test:
+	@$(INFRA)/test.sh
+
+run:
+	@$(INFRA)/run.sh
+
+clean:
+	rm -rf $(HORIZON_CACHE)/boot $(HORIZON_CACHE)/kunit $(HORIZON_CACHE)/kselftest \
+		$(HORIZON_CACHE)/initramfs* $(HORIZON_CACHE)/acpi $(HORIZON_CACHE)/results

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# checkpatch.pl --strict over the project: the whole kernel change as one
+# patch (as a series reviewer sees it), then each kernel file's diff and
+# each infra script on its own; and scripts/kernel-doc -Wall on every C
+# file the project adds or changes. Prints a KTAP-like line per check and
+# writes "PASSED FAILED" to $cache/results/checkpatch.count.
+set -euo pipefail
+# shellcheck source=infra/common.sh
+. "$(dirname "$0")/common.sh"
+
+results=$cache/results
+mkdir -p "$results"
+cp=$src/scripts/checkpatch.pl
+export PATH=/usr/bin:$PATH
+applied=$(cat "$src/.git/horizon-applied")
+pass=0 fail=0
+phase "checkpatch --strict and kernel-doc"
+
+# check NAME CHECKPATCH-ARGS...: run checkpatch on what the arguments name.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$cp" --strict --no-signoff --quiet --show-types "$@" 2>&1) &&
+	   [ -z "$out" ]; then
+		pass=$((pass + 1))
+		echo "  ok $name"
+	else
+		fail=$((fail + 1))
+		echo "  not ok $name"
+		echo "$out" | sed '/^$/d; s/^/    /'
+	fi
+}
+
+cd "$src"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# A diffstat, as in a mail, tells checkpatch MAINTAINERS is updated.
+git diff-tree --stat --no-renames base "$applied" >"$tmp/all.patch"
+git diff-tree -p --no-renames base "$applied" >>"$tmp/all.patch"
+check "whole kernel change" "$tmp/all.patch"
+for f in $(git diff-tree -r --name-only base "$applied"); do
+	git diff-tree -p --no-renames base "$applied" -- "$f" >"$tmp/one.patch"
+	check "$f" --ignore FILE_PATH_CHANGES "$tmp/one.patch"
+done
+for f in $(git diff-tree -r --name-only base "$applied" -- '*.c' '*.h'); do
+	if out=$(scripts/kernel-doc -none -Wall "$f" 2>&1) && [ -z "$out" ]; then
+		pass=$((pass + 1))
+		echo "  ok kernel-doc $f"
+	else
+		fail=$((fail + 1))
+		echo "  not ok kernel-doc $f"
+		echo "$out" | sed 's/^/    /'
+	fi
+done
+for f in "$infra"/*.sh "$infra"/acpi/*.sh "$infra"/guest/*; do
+	check "infra/${f#"$infra"/}" --no-tree -f "$f"
+done
+echo "$pass $fail" >"$results/checkpatch.count"
+phase "checkpatch: $pass passed, $fail failed"
+[ "$fail" = 0 ]

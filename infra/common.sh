@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the infra scripts: where things live, and progress output.
+# HORIZON_CACHE overrides the cache directory (default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/horizon); HORIZON_JOBS the make -j count.
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+infra=$repo/infra
+cache=${HORIZON_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/horizon}
+src=$cache/linux
+jobs=${HORIZON_JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_BASEDIR=$src
+
+die() {
+	echo "${0##*/}: error: $*" >&2
+	exit 1
+}
+
+# The clock of phase(): started by the first script, inherited by the rest.
+export HORIZON_T0=${HORIZON_T0:-$(date +%s)}
+
+# phase TEXT: print TEXT with the seconds elapsed since the top-level start.
+phase() {
+	printf '[%4ds] %s\n' "$(($(date +%s) - HORIZON_T0))" "$*"
+}

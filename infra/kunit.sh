@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the horizon KUnit suite on x86_64 under QEMU (UML cannot build
+# cpuidle), build dir in $cache/kunit. Writes "PASSED FAILED" to
+# $cache/results/kunit.count.
+set -euo pipefail
+# shellcheck source=infra/common.sh
+. "$(dirname "$0")/common.sh"
+
+results=$cache/results
+mkdir -p "$results" "$cache/kunit"
+rm -f "$results/kunit.count" "$results/kunit.json"
+phase "KUnit: building and running (x86_64, QEMU TCG; log in $results/kunit.log)"
+cd "$src"
+status=0
+python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+	--build_dir="$cache/kunit" --jobs="$jobs" \
+	--kunitconfig=drivers/cpuidle/governors/tests/.kunitconfig \
+	--make_options "CC=ccache gcc" --qemu_args="-smp 2" --timeout=600 \
+	--json="$results/kunit.json" >"$results/kunit.log" 2>&1 || status=$?
+grep -E '^\[..:..:..\] (=|\[|Testing|Ran|Elapsed)' "$results/kunit.log" |
+	sed 's/^\[..:..:..\] /  /' || true
+[ -s "$results/kunit.json" ] || { tail -30 "$results/kunit.log"; die "KUnit produced no results"; }
+python3 - "$results/kunit.json" >"$results/kunit.count" <<'PY'
+import json, sys
+
+def leaves(group):
+    for case in group.get("test_cases", []):
+        yield case
+    for sub in group.get("sub_groups", []):
+        yield from leaves(sub)
+
+data = json.load(open(sys.argv[1]))
+cases = [c for c in leaves(data) if c.get("status") != "SKIP"]
+passed = sum(1 for c in cases if c.get("status") == "PASS")
+print(passed, len(cases) - passed)
+PY
+read -r p f <"$results/kunit.count"
+phase "KUnit: $p passed, $f failed"
+[ "$status" = 0 ] && [ "$f" = 0 ] && [ "$p" -gt 0 ]

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the boot kernel in QEMU (TCG) with a busybox initramfs and run one
+# guest job: "test" (the cpuidle kselftests) or "run" (the governor
+# comparison of `make run`). The console goes to stdout and to
+# $cache/results/guest-JOB.log; the job's own output is cut out between the
+# HORIZON-BEGIN/END markers into $cache/results/JOB.out.
+#
+# Environment: HORIZON_PRESET (_CST preset, default client), HORIZON_SMP
+# (vCPUs, default 4), HORIZON_GOVERNOR (cpuidle.governor=, default horizon),
+# HORIZON_TIMEOUT (seconds, default 600), HORIZON_APPEND (extra cmdline).
+set -euo pipefail
+# shellcheck source=infra/common.sh
+. "$(dirname "$0")/common.sh"
+
+job=${1:?usage: qemu.sh test|run|shell}
+preset=${HORIZON_PRESET:-client}
+smp=${HORIZON_SMP:-4}
+governor=${HORIZON_GOVERNOR:-horizon}
+timeout=${HORIZON_TIMEOUT:-600}
+kernel=$cache/boot/arch/x86/boot/bzImage
+results=$cache/results
+mkdir -p "$results"
+
+[ -f "$kernel" ] || die "no boot kernel at $kernel (run make kernel)"
+case "$smp" in
+[1-8]) ;;
+*) die "HORIZON_SMP must be 1 to 8 (the boot kernel's NR_CPUS), not '$smp'" ;;
+esac
+
+phase "building the cpuidle selftests and the initramfs"
+ks=$cache/kselftest
+rm -rf "$ks/install"
+mkdir -p "$ks/build"
+make -s -C "$src/tools/testing/selftests/cpuidle" OUTPUT="$ks/build" \
+	LDFLAGS=-static install INSTALL_PATH="$ks/install" >/dev/null ||
+	die "building the cpuidle selftests failed"
+
+root=$cache/initramfs
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/horizon" "$root/kselftest"
+cp /bin/busybox "$root/bin/busybox"
+cp "$infra/guest/init" "$root/init"
+cp "$infra/guest/run-job.sh" "$root/horizon/"
+cp -a "$ks/install" "$root/kselftest/cpuidle"
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$cache/initramfs.cpio"
+
+ssdt=$("$infra/acpi/gen-ssdt.sh" "$preset" "$smp" "$cache/acpi")
+
+log=$results/guest-$job.log
+out=$results/$job.out
+rm -f "$out"
+append="console=ttyS0 loglevel=1 panic=-1 cpuidle.governor=$governor"
+append="$append horizon.job=$job ${HORIZON_APPEND:-}"
+qemu=(qemu-system-x86_64 -accel tcg -m 512 -smp "$smp" -kernel "$kernel"
+	-initrd "$cache/initramfs.cpio" -append "$append"
+	-acpitable file="$ssdt" -display none -no-reboot)
+phase "booting: -smp $smp, _CST preset $preset, $append"
+[ "$job" != shell ] || exec "${qemu[@]}" -serial mon:stdio
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" -monitor none -serial stdio \
+	</dev/null 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+	die "the guest did not finish within ${timeout}s (console log: $log)"
+fi
+sed -n '/^HORIZON-BEGIN/,/^HORIZON-END/p' "$log" | tr -d '\r' >"$out"
+grep -q '^HORIZON-END' "$out" ||
+	die "the guest never reported the end of job '$job' (console log: $log)"
+phase "guest finished: $(tail -n1 "$out")"
