@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Generate the cpuidle-replay trace families (fixed seeds, reproducible).
+
+Usage: gen_traces.py OUTDIR [PERIODS]
+
+Each family is a set of wakeup sources per CPU. The generator walks time
+the way the replay does: an idle period starts, every source offers its
+next events, the first event that wakes a task ends the period, and the CPU
+is then busy for a while before the next period starts. Events that fall
+in the busy time are handled there. See README.rst for the families.
+"""
+
+import math
+import os
+import random
+import sys
+
+MAX_EVENTS = 60          # below the replay's limit of 64 per period
+
+
+INF = float('inf')
+
+
+class Periodic:
+    """A timer every period_us (with +-jitter), waking a task unless quiet."""
+
+    kind = 't'
+
+    def __init__(self, rng, period_us, jitter=0.02, quiet=False):
+        self.rng, self.period, self.jitter, self.quiet = rng, period_us, jitter, quiet
+        self.next = rng.uniform(0, period_us)
+
+    def arm(self, now):
+        pass
+
+    def next_after(self, t):
+        while self.next <= t:
+            self.next += self.period * (1 + self.rng.uniform(-self.jitter, self.jitter))
+        return self.next
+
+
+class IrqPeriodic(Periodic):
+    """A device interrupting at a fixed interval: not a timer the kernel
+    knows about."""
+
+    kind = 'i'
+
+
+class Poisson:
+    """Interrupts at rate_hz on average, waking a task unless quiet."""
+
+    kind = 'i'
+
+    def __init__(self, rng, rate_hz, quiet=False):
+        self.rng, self.mean, self.quiet = rng, 1e6 / rate_hz, quiet
+        self.next = rng.expovariate(1.0 / self.mean)
+
+    def arm(self, now):
+        pass
+
+    def next_after(self, t):
+        while self.next <= t:
+            self.next += self.rng.expovariate(1.0 / self.mean)
+        return self.next
+
+
+class Completion:
+    """A request issued when the CPU goes idle completes after a latency
+    drawn by sample(); its interrupt wakes the waiting task."""
+
+    kind = 'i'
+    quiet = False
+
+    def __init__(self, rng, sample):
+        self.rng, self.sample, self.at = rng, sample, INF
+
+    def arm(self, now):
+        self.at = now + max(1.0, self.sample(self.rng))
+
+    def next_after(self, t):
+        return self.at if self.at > t else INF
+
+
+def walk(out, cpu, sources, busy, periods, rng):
+    """Write `periods` idle periods of one CPU to `out`."""
+    now = rng.uniform(0, 1000)
+    timers = [s for s in sources if s.kind == 't']
+    out.write('cpu %d\n' % cpu)
+    for _ in range(periods):
+        for s in sources:
+            s.arm(now)
+        line, cursor, end = [], now, None
+        while end is None:
+            t, s = min(((s.next_after(cursor), i) for i, s in enumerate(sources)))
+            s = sources[s]
+            rel = int(round(t - now))
+            quiet = s.quiet and len(line) < MAX_EVENTS - 2
+            if rel >= 1 and (not line or rel > line[-1][0]):
+                line.append((rel, s.kind, quiet))
+                if not quiet:
+                    end = rel
+            cursor = t
+        if line[-1][1] == 'i' and timers:
+            # The governor's sleep length: the next timer after the end.
+            t = min(s.next_after(now + end) for s in timers)
+            rel = int(round(t - now))
+            if rel > end:
+                line.append((rel, 't', True))
+        b = max(1, int(busy(rng)))
+        out.write('idle %d %s\n' % (b, ' '.join(
+            '%s%s%d' % (k, 'q' if q else '', r) for r, k, q in line)))
+        now += end + b
+
+
+def uniform(lo, hi):
+    return lambda rng: rng.uniform(lo, hi)
+
+
+def lognormal(median, sigma):
+    return lambda rng: rng.lognormvariate(math.log(median), sigma)
+
+
+def housekeeping(rng):
+    """Timers an otherwise idle kernel keeps: some wake a kworker, some
+    are handled in interrupt context."""
+    return [Periodic(rng, 1000000, 0.01), Periodic(rng, 250000, 0.01),
+            Periodic(rng, 100000, 0.05, quiet=True),
+            Periodic(rng, 40000, 0.05, quiet=True)]
+
+
+# name: (number of CPUs, function(rng, cpu, phase) -> (sources, busy sampler))
+def fam_periodic(hz):
+    return lambda rng, cpu, ph: ([Periodic(rng, 1e6 / hz, 0.02)] + housekeeping(rng),
+                                 uniform(10, 40))
+
+
+def fam_network(rate):
+    return lambda rng, cpu, ph: ([Poisson(rng, rate)] + housekeeping(rng),
+                                 lognormal(15, 0.5))
+
+
+def fam_storage(lo, hi):
+    return lambda rng, cpu, ph: ([Completion(rng, uniform(lo, hi))] + housekeeping(rng),
+                                 uniform(5, 20))
+
+
+def fam_ipi(rng, cpu, ph):
+    # The peer CPU answers after its own short work: 10-60 us round trips.
+    return [Completion(rng, lognormal(30, 0.4))] + housekeeping(rng), uniform(3, 10)
+
+
+def fam_burst(rng, cpu, ph):
+    if ph % 2 == 0:
+        return [Completion(rng, uniform(20, 60))] + housekeeping(rng), uniform(5, 15)
+    return housekeeping(rng) + [Periodic(rng, 15000, 0.3)], uniform(5, 15)
+
+
+def fam_desktop(rng, cpu, ph):
+    return housekeeping(rng) + [Periodic(rng, 16667, 0.01), Periodic(rng, 4000, 0.5, quiet=True),
+                                Poisson(rng, 20)], uniform(20, 200)
+
+
+def fam_softirq(rng, cpu, ph):
+    # Network receive handled in softirq: interrupts that wake no task,
+    # inside long idle periods ended by a 20 ms timer. The tick stays
+    # stopped across them.
+    return [Poisson(rng, 1500, quiet=True), Periodic(rng, 20000, 0.02)] + housekeeping(rng), \
+        uniform(10, 30)
+
+
+def fam_irq_interval(rng, cpu, ph):
+    # A device interrupting every 300 us with little jitter: a repeating
+    # non-timer interval.
+    return [IrqPeriodic(rng, 300, 0.03)] + housekeeping(rng), uniform(10, 30)
+
+
+PHASES = [fam_network(10000), fam_desktop, fam_storage(80, 100), fam_periodic(1000)]
+
+
+def fam_phases(rng, cpu, ph):
+    return PHASES[ph % len(PHASES)](rng, cpu, ph)
+
+
+FAMILIES = {
+    'periodic-100hz': (1, fam_periodic(100), 0),
+    'periodic-1khz': (1, fam_periodic(1000), 0),
+    'periodic-4khz': (1, fam_periodic(4000), 0),
+    'network-1k': (1, fam_network(1000), 0),
+    'network-10k': (1, fam_network(10000), 0),
+    'storage-nvme': (1, fam_storage(80, 100), 0),
+    'storage-sata': (1, fam_storage(180, 220), 0),
+    'storage-emmc': (1, fam_storage(1000, 3000), 0),
+    'storage-slow': (1, fam_storage(20000, 60000), 0),
+    'ipi-pingpong': (2, fam_ipi, 0),
+    'burst': (1, fam_burst, 10),
+    'desktop': (1, fam_desktop, 0),
+    'softirq-net': (1, fam_softirq, 0),
+    'irq-interval': (1, fam_irq_interval, 0),
+    'phases': (1, fam_phases, 8),
+}
+
+
+def generate(outdir, periods):
+    os.makedirs(outdir, exist_ok=True)
+    for seed, (name, (ncpu, fam, nphases)) in enumerate(sorted(FAMILIES.items())):
+        path = os.path.join(outdir, name + '.trace')
+        with open(path, 'w') as out:
+            out.write('# cpuidle-replay trace v1: family %s, seed %d, generated by gen_traces.py\n'
+                      % (name, seed))
+            for cpu in range(ncpu):
+                rng = random.Random(seed * 100 + cpu)
+                if nphases:
+                    for ph in range(nphases):
+                        srcs, busy = fam(rng, cpu, ph)
+                        walk(out, cpu, srcs, busy, periods // nphases, rng)
+                else:
+                    srcs, busy = fam(rng, cpu, 0)
+                    walk(out, cpu, srcs, busy, periods, rng)
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit('usage: gen_traces.py OUTDIR [PERIODS]')
+    periods = int(sys.argv[2]) if len(sys.argv) == 3 else 10000
+    if periods < 1:
+        sys.exit('gen_traces.py: PERIODS must be positive')
+    generate(sys.argv[1], periods)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,218 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the cpuidle-replay harness itself, with KTAP output.
+# Usage: run_tests.sh BINDIR   (BINDIR holds replay-hz250 and replay-hz1000)
+set -u
+bindir=${1:?usage: run_tests.sh BINDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+replay=$bindir/replay-hz250
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fails=0
+
+TESTS="test_oracle_hand test_oracle_tick test_malformed test_menu_teo_timer
+test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
+test_poll_limit test_deterministic_traces test_lower_bound"
+
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n $2"
+	fi
+}
+
+# field CSV GOVERNOR COLUMN: one column of one governor's row.
+field() {
+	awk -F, -v g="$2" -v c="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == g { print $col[c] }' "$1"
+}
+
+# A table whose arithmetic is easy to follow by hand: active 1000 mW;
+# S1: residency 10 us, 500 mW; S2: residency 100 us, 100 mW. Entry energy
+# (break-even): S1 (1000-500)*10 = 5000 nJ; S2 5000 + (500-100)*100 =
+# 45000 nJ. Model B is the same.
+hand_table() {
+	cat >"$tmp/hand.tbl" <<'TBL'
+active 1000 1000
+S1 5 10 500 500
+S2 50 100 100 100
+TBL
+}
+
+# One 1000 us idle ended by a timer, tick at 4 ms (HZ=250), so no tick in
+# between: S2 costs 45000 + 100 * 1000 = 145000 nJ, S1 5000 + 500000;
+# keeping the tick costs nothing more, so the oracle pays 145000.
+test_oracle_hand() {
+	hand_table
+	echo "idle 10 t1000" >"$tmp/one.trace"
+	"$replay" "$tmp/hand.tbl" "$tmp/one.trace" >"$tmp/out.csv"
+	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 145000 ]
+	result $? oracle_hand_computed
+}
+
+# 10 ms ended by a timer at HZ=1000 (tick every 1 ms, first period starts
+# at t=1 ns): keeping the tick means 10 intervals of ~1 ms plus 9 wakeups of
+# 3 us at 1000 mW; stopping it costs 2 us + 2 us of active power once.
+# Stopped: 4000 + 45000 + 100 * 10000 = 1049000 nJ.
+test_oracle_tick() {
+	hand_table
+	echo "idle 10 t10000" >"$tmp/ten.trace"
+	"$bindir/replay-hz1000" "$tmp/hand.tbl" "$tmp/ten.trace" >"$tmp/out.csv"
+	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 1049000 ]
+	result $? oracle_prefers_stopping_the_tick
+}
+
+# Every malformed input must fail with a message naming the line, and
+# print no results at all.
+test_malformed() {
+	local bad=0 i
+	hand_table
+	local cases=(
+		"idle 10"
+		"idle 10 tq100"
+		"idle 10 x100"
+		"idle 10 t0"
+		"idle 10 t-5"
+		"idle ten t100"
+		"idle 10 t100 i100"
+		"cpu 99"
+		"latency_req soon"
+		"sleep 10 t100"
+		"idle 10 t100abc"
+	)
+	for i in "${!cases[@]}"; do
+		printf 'idle 10 t500\n%s\n' "${cases[$i]}" >"$tmp/bad.trace"
+		if "$replay" "$tmp/hand.tbl" "$tmp/bad.trace" >"$tmp/out" 2>"$tmp/err" ||
+		   [ -s "$tmp/out" ] || ! grep -q 'bad.trace:2:' "$tmp/err"; then
+			echo "# accepted or unclear: '${cases[$i]}': $(cat "$tmp/err")"
+			bad=1
+		fi
+	done
+	printf 'active 1000 1000\nS1 5 10 500\n' >"$tmp/bad.tbl"
+	if "$replay" "$tmp/bad.tbl" "$tmp/one.trace" >"$tmp/out" 2>"$tmp/err" ||
+	   [ -s "$tmp/out" ] || ! grep -q 'bad.tbl:2:' "$tmp/err"; then
+		echo "# malformed table accepted or unclear: $(cat "$tmp/err")"
+		bad=1
+	fi
+	if "$replay" "$tmp/hand.tbl" "$tmp/missing.trace" 2>/dev/null; then
+		bad=1
+	fi
+	result $bad malformed_input_rejected
+}
+
+# selections GOVERNOR TABLE TRACE: the selected index of every decision
+# after the first 20 (learning), one per line.
+selections() {
+	"$replay" -d -g "$1" "$2" "$3" | tail -n +21 | sed -n 's/.* sel=\([0-9]*\) .*/\1/p'
+}
+
+# Purely timer-driven, timers far beyond every residency: both menu and
+# teo must settle in the deepest state (index 8 of intel-client).
+test_menu_teo_timer() {
+	local bad=0 g
+	for i in $(seq 200); do echo "idle 20 t20000"; done >"$tmp/timer.trace"
+	for g in menu teo; do
+		if selections $g "$top/tables/intel-client.tbl" "$tmp/timer.trace" |
+		   grep -qv '^8$'; then
+			echo "# $g left the deepest state on a pure timer trace"
+			bad=1
+		fi
+	done
+	result $bad menu_teo_deepest_on_timer_trace
+}
+
+# settles GOVERNOR TRACE WANT: after learning, the governor never goes
+# deeper than state WANT and picks it in at least 3 decisions out of 4.
+settles() {
+	selections "$1" "$top/tables/intel-client.tbl" "$2" | awk -v want="$3" '
+		$1 > want { deeper++ } $1 == want { hit++ }
+		END { if (deeper || hit * 4 < NR * 3) {
+			print "# " deeper + 0 " deeper, " hit + 0 " of " NR " at " want; exit 1 } }'
+}
+
+# Non-timer wakeups 50 us after entry with timers 20 ms away: both must
+# learn them (teo from intercepts, menu from its correction factor) and
+# use C1E (residency 20 us, index 2), the deepest state within 50 us.
+test_teo_intercepts() {
+	for i in $(seq 200); do echo "idle 20 i50 t20000"; done >"$tmp/irq.trace"
+	settles teo "$tmp/irq.trace" 2 && settles menu "$tmp/irq.trace" 2
+	result $? teo_menu_learn_early_wakeups
+}
+
+# A repeating 300 us non-timer interval: menu must keep to C6 (residency
+# 200 us, index 4), the deepest state within 300 us.
+test_menu_repeating() {
+	for i in $(seq 400); do echo "idle 20 i300 t3500"; done >"$tmp/rep.trace"
+	settles menu "$tmp/rep.trace" 4
+	result $? menu_follows_repeating_interval
+}
+
+# A 1 ms timer at HZ=1000: the tick is retained (the timer is within a
+# tick period), so a long idle of 3 ms wakes at each tick and the governor
+# is invoked again each time.
+test_tick_retained() {
+	echo "idle 10 i3000 t3500" >"$tmp/tick.trace"
+	"$bindir/replay-hz1000" -d -g menu "$top/tables/intel-client.tbl" \
+		"$tmp/tick.trace" >"$tmp/d"
+	[ "$(grep -c ' tick' "$tmp/d")" -ge 2 ] && [ "$(wc -l <"$tmp/d")" -ge 3 ]
+	result $? retained_tick_wakes_and_reselects
+}
+
+# latency_req 0: every governor keeps to exit latency 0 (POLL).
+test_latency_req() {
+	{
+		echo "latency_req 0"
+		for i in $(seq 50); do echo "idle 20 t20000"; done
+	} >"$tmp/lat.trace"
+	"$replay" -d "$top/tables/intel-client.tbl" "$tmp/lat.trace" |
+		sed -n 's/.* sel=\([0-9]*\) .*/\1/p' | sort -u >"$tmp/sel"
+	[ "$(cat "$tmp/sel")" = 0 ]
+	result $? latency_limit_respected
+}
+
+# POLL is left after cpuidle_poll_time(): the first state with residency
+# of at least 10 us (C1E, 20 us, on intel-client) bounds it.
+test_poll_limit() {
+	{ echo "latency_req 0"; echo "idle 20 t20000"; } >"$tmp/poll.trace"
+	"$replay" -d -g menu "$top/tables/intel-client.tbl" "$tmp/poll.trace" | head -1 >"$tmp/d"
+	grep -q 'sel=0 .*wake=+20000 poll' "$tmp/d"
+	result $? poll_time_limit
+}
+
+test_deterministic_traces() {
+	python3 "$top/gen_traces.py" "$tmp/g1" 200 && python3 "$top/gen_traces.py" "$tmp/g2" 200 &&
+		diff -r "$tmp/g1" "$tmp/g2" >/dev/null && [ "$(ls "$tmp/g1" | wc -l)" -ge 10 ]
+	result $? traces_reproducible
+}
+
+# On every generated family and table, no governor beats the oracle.
+test_lower_bound() {
+	local bad=0 t tb
+	python3 "$top/gen_traces.py" "$tmp/lb" 300 || bad=1
+	for t in "$tmp"/lb/*.trace; do
+		for tb in "$top"/tables/*.tbl; do
+			"$replay" "$tb" "$t" | awk -F, -v t="$t" '
+				NR > 1 && ($6 < 0.9999 || $7 < 0.9999) {
+					print "# " $1 " below the oracle on " t
+					bad = 1
+				}
+				END { exit bad }' || bad=1
+		done
+	done
+	result $bad oracle_is_a_lower_bound
+}
+
+set -- $TESTS
+echo "TAP version 13"
+echo "1..$#"
+for t in $TESTS; do
+	$t
+done
+echo "# Totals: pass:$((n - fails)) fail:$fails"
+[ "$fails" = 0 ]
