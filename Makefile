@@ -7,7 +7,7 @@ export HORIZON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/horizon
 INFRA := infra
 
 .PHONY: help deps prepare kernelversion kernel kunit checkpatch selftests \
-	test run shell apply clean
+	test run shell apply bench record clean
 
 help:
 	@echo "make run            build, boot and compare horizon, menu and teo in QEMU"
@@ -17,6 +17,8 @@ help:
 	@echo "make kernel         build the QEMU boot kernel"
 	@echo "make kunit          run the KUnit suite"
 	@echo "make checkpatch     checkpatch.pl --strict over the project"
+	@echo "make bench          replay benchmark: horizon, menu, teo against the oracle"
+	@echo "make record         record a replay trace from the QEMU guest"
 	@echo "make selftests      boot and run the cpuidle kselftests"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
@@ -41,6 +43,12 @@ kunit: prepare
 checkpatch: prepare
 	@$(INFRA)/checkpatch.sh
 
+bench: prepare
+	@$(INFRA)/replay.sh bench
+
+record: prepare
+	@$(INFRA)/record.sh
+
 selftests: kernel
 	@$(INFRA)/qemu.sh test
 
@@ -58,4 +66,5 @@ run:
 
 clean:
 	rm -rf $(HORIZON_CACHE)/boot $(HORIZON_CACHE)/kunit $(HORIZON_CACHE)/kselftest \
-		$(HORIZON_CACHE)/initramfs* $(HORIZON_CACHE)/acpi $(HORIZON_CACHE)/results
+		$(HORIZON_CACHE)/initramfs* $(HORIZON_CACHE)/acpi $(HORIZON_CACHE)/results \
+		$(HORIZON_CACHE)/replay $(HORIZON_CACHE)/traces $(HORIZON_CACHE)/bench

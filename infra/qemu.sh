@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Boot the boot kernel in QEMU (TCG) with a busybox initramfs and run one
-# guest job: "test" (the cpuidle kselftests) or "run" (the governor
-# comparison of `make run`). The console goes to stdout and to
+# guest job: "test" (the cpuidle kselftests), "run" (the governor
+# comparison of `make run`) or "record" (an ftrace recording of the idle
+# loop for the replay benchmark). The console goes to stdout and to
 # $cache/results/guest-JOB.log; the job's own output is cut out between the
 # HORIZON-BEGIN/END markers into $cache/results/JOB.out.
 #
@@ -14,7 +15,7 @@ set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: qemu.sh test|run|shell}
+job=${1:?usage: qemu.sh test|run|record|shell}
 preset=${HORIZON_PRESET:-client}
 smp=${HORIZON_SMP:-4}
 governor=${HORIZON_GOVERNOR:-horizon}
@@ -42,7 +43,7 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/horizon" "$root/kselftest"
 cp /bin/busybox "$root/bin/busybox"
 cp "$infra/guest/init" "$root/init"
-cp "$infra/guest/run-job.sh" "$root/horizon/"
+cp "$infra/guest/run-job.sh" "$infra/guest/record-job.sh" "$root/horizon/"
 cp -a "$ks/install" "$root/kselftest/cpuidle"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$cache/initramfs.cpio"
 

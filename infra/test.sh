@@ -65,6 +65,9 @@ phase "preparing the kernel tree"
 "$infra/checkpatch.sh"
 count checkpatch "$results/checkpatch.count"
 
+"$infra/replay.sh" test
+count replay "$results/replay.count"
+
 "$infra/kunit.sh"
 count kunit "$results/kunit.count"
 

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the cpuidle-replay harness from the prepared tree (menu.c, teo.c and
+# horizon.c compiled unchanged) into $cache/replay, and generate the trace
+# families into $cache/traces when the generator changed.
+# Usage: replay.sh build | test | bench
+# bench also copies its results to bench/ and into README.md.
+set -euo pipefail
+# shellcheck source=infra/common.sh
+. "$(dirname "$0")/common.sh"
+
+tool=$src/tools/power/cpuidle-replay
+bin=$cache/replay
+traces=$cache/traces
+results=$cache/results
+mkdir -p "$bin" "$results"
+
+build() {
+	phase "cpuidle-replay: building from $src"
+	make -s -C "$tool" TREE="$src" OUTPUT="$bin" ||
+		die "building cpuidle-replay failed"
+	local stamp recorded
+	recorded=$(find "$tool/traces" -name '*.trace' 2>/dev/null | sort || true)
+	# shellcheck disable=SC2086
+	stamp=$(cat "$tool/gen_traces.py" $recorded | sha256sum | cut -d' ' -f1)
+	if [ "$(cat "$traces/.stamp" 2>/dev/null)" != "$stamp" ]; then
+		phase "cpuidle-replay: generating the trace families"
+		rm -rf "$traces"
+		python3 "$tool/gen_traces.py" "$traces" 10000 ||
+			die "generating traces failed"
+		# shellcheck disable=SC2086
+		[ -z "$recorded" ] || cp $recorded "$traces/"
+		echo "$stamp" >"$traces/.stamp"
+	fi
+}
+
+case "${1:-}" in
+build)
+	build
+	;;
+test)
+	build
+	phase "cpuidle-replay: harness tests"
+	"$tool/tests/run_tests.sh" "$bin" | tee "$results/replay.out"
+	awk '/^ok / { p++ } /^not ok / { f++ }
+	     END { print p + 0, f + 0 }' "$results/replay.out" >"$results/replay.count"
+	;;
+bench)
+	build
+	phase "cpuidle-replay: running the benchmark matrix"
+	python3 "$tool/bench.py" "$bin" "$traces" "$cache/bench"
+	# Keep the latest figures with the project, and in README.md.
+	mkdir -p "$repo/bench"
+	cp "$cache/bench/bench.txt" "$cache/bench/bench.csv" "$repo/bench/"
+	cp "$cache/bench/"*.png "$repo/bench/" 2>/dev/null || true
+	python3 - "$repo/README.md" "$cache/bench/bench.txt" <<'PY'
+import sys
+readme, table = sys.argv[1], open(sys.argv[2]).read()
+text = open(readme).read()
+begin, end = '<!-- bench:begin -->\n', '<!-- bench:end -->'
+a, b = text.index(begin) + len(begin), text.index(end)
+open(readme, 'w').write(text[:a] + '```\n' + table + '```\n' + text[b:])
+PY
+	phase "cpuidle-replay: results in bench/ and README.md"
+	;;
+*)
+	die "usage: replay.sh build|test|bench"
+	;;
+esac
