@@ -8,67 +8,130 @@
 /**
  * DOC: horizon-description
  *
- * The horizon governor chooses an idle state from a prediction of how long
- * the CPU will stay idle, and decides whether or not to stop the scheduler
- * tick only after that choice has been made.
+ * The horizon governor predicts how long the CPU will stay idle, selects the
+ * idle state with the lowest expected energy for that prediction, and only
+ * then decides whether or not to stop the scheduler tick.
  *
  * Terms used below:
  *
  * ``sleep length``
- *	The time until the closest timer event, as reported by
- *	tick_nohz_get_sleep_length() (the tick itself left out).  Unless
- *	something other than a timer wakes the CPU, this is how long the idle
- *	period will last.
+ *	The time until the closest timer event, tick excluded, as reported by
+ *	tick_nohz_get_sleep_length().  No idle period lasts longer, unless the
+ *	timer is cancelled.
  *
- * ``tick delta``
- *	The time until the next scheduler tick.  While the tick runs, no idle
- *	period can last longer than this.
+ * ``intercept``
+ *	An idle period ended by something other than a timer (a device
+ *	interrupt, an IPI) before the sleep length.
  *
- * ``horizon``
- *	The idle duration the state choice is based on.
+ * ``bins``
+ *	Idle durations are sorted into logarithmic bins: bin 0 holds
+ *	durations below 2 "time units" of 1024 ns (about 2 us), bin ``i`` those
+ *	from ``2^i`` to ``2^(i+1)`` units, and the last bin everything longer.
+ *	For each bin the governor keeps, per CPU, the weight of the intercepts
+ *	that ended in it, the sum of their durations (so their mean is exact,
+ *	which catches repeating non-timer intervals), and the weight of the
+ *	idle periods that were still going when a timer ended them there.
+ *	Each new observation decays all of them by 1/16, so the statistics
+ *	follow a change of workload within a few dozen wakeups.
+ *
+ * Together these make a survival estimate (Kaplan-Meier, with the
+ * timer-ended periods as censored observations) of the time ``X`` until the
+ * next non-timer wakeup, independent of the timers, which are known.  For a
+ * time limit ``L`` (the sleep length, or the next tick when the tick runs)
+ * the expected idle duration is ``E[min(X, L)]``.  As state ``i`` costs its
+ * entry energy plus its power times the idle duration, and its target
+ * residency is the break-even time against state ``i - 1``, the state with
+ * the lowest expected energy is the deepest one whose target residency does
+ * not exceed the expected idle duration.
  *
  * The selection proceeds in these steps:
  *
- * 1. If the tick is already stopped, nothing but a timer or an interrupt
- *    will end the idle period, so the horizon is the sleep length.
+ * 1. Learn from the previous idle period (deferred from reflect() so that
+ *    the exit path stays short).  A wakeup by the tick or by the polling
+ *    limit is not an outcome: its time is carried over to the next period,
+ *    which continues the same idle spell.  Otherwise the spell ended by a
+ *    timer if it lasted about the sleep length, and by an intercept if not.
  *
- * 2. Otherwise, the horizon is the sleep length too, but the tick is only
- *    worth stopping when the horizon extends beyond one tick period.  When
- *    it does not, the tick is retained and the horizon is cut to the tick
- *    delta, because the tick will end the idle period by then.
+ * 2. If nearly all recent wakeups were intercepts too short for any state
+ *    but the shallowest, skip the sleep length query (it is not free), keep
+ *    the tick and select for those short wakeups.
  *
- * 3. The deepest enabled state whose exit latency is within the PM QoS
- *    latency limit and whose target residency fits in the horizon is
- *    selected.  If no state fits, the shallowest enabled state is used.
+ * 3. Query the sleep length.  Compute the expected idle duration up to it,
+ *    given the time already spent idle in this spell.  If the tick is
+ *    stopped already, or the expected idle duration is at least a tick
+ *    period, select the state for it and let the tick be stopped.
  *
- * 4. A polling state never runs with the tick stopped: if one is selected,
- *    the tick is retained so that it bounds the polling.
+ * 4. Otherwise keep the tick, which ends the idle period at the next tick
+ *    at the latest, and select the state for the expected idle duration up
+ *    to the earlier of the sleep length and the next tick.  If the idle
+ *    period turns out to be long, the tick wakes the CPU and step 1 carries
+ *    the time over, so the next selection goes deeper.
+ *
+ * Every selection respects the PM QoS latency limit and skips disabled
+ * states; a polling state never runs with the tick stopped.
  */
 
+#include <linux/bitops.h>
 #include <linux/cpuidle.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/percpu.h>
-#include <linux/sched/clock.h>
 #include <linux/tick.h>
 
 #include <kunit/static_stub.h>
 
+#include "gov.h"
+
+/* Durations are binned in time units of 1024 ns (shift, not division). */
+#define HORIZON_UNIT_SHIFT	10
+/* Logarithmic bins: the last one starts at 2^15 units, about 33 ms. */
+#define HORIZON_BINS		16
+/* The weight one observation adds to its bin. */
+#define HORIZON_WEIGHT		1024
+/* Each observation decays every bin by 1/2^HORIZON_DECAY_SHIFT. */
+#define HORIZON_DECAY_SHIFT	4
+/* Fixed-point one for probabilities. */
+#define HORIZON_ONE_SHIFT	16
+#define HORIZON_ONE		BIT_ULL(HORIZON_ONE_SHIFT)
+/* Step 2: skip the query if this many sixteenths of the weight are short. */
+#define HORIZON_SHORT_16THS	15
+/* An idle spell carried over safety-net wakeups is capped at this. */
+#define HORIZON_CHAIN_MAX_NS	((s64)NSEC_PER_SEC)
+/* Bins with less weight than this (decay residues) count as unseen. */
+#define HORIZON_MIN_SEEN	(HORIZON_WEIGHT / 8)
+/* Expectations are computed up to 2^40 ns (18 min): no overflow in u64. */
+#define HORIZON_LIMIT_MAX_NS	((s64)1 << 40)
+
 /**
- * struct horizon_tick_input - What the tick decision depends on.
- * @sleep_length_ns: Time until the closest timer event, tick excluded.
- * @delta_tick_ns: Time until the next tick.
- * @tick_stopped: Whether the tick is already stopped on this CPU.
+ * struct horizon_cpu - Per-CPU statistics of the horizon governor.
+ * @intercepts: Decayed weight of the intercepts that ended in each bin.
+ * @timer_ends: Decayed weight of the idle spells ended by a timer in each
+ *	bin (censored observations of the intercept time).
+ * @intercept_mean: Weighted mean duration, in time units, of the
+ *	intercepts in each bin.
+ * @total: Sum of @intercepts and @timer_ends over all bins.
+ * @sleep_length_ns: Sleep length at the last selection, or KTIME_MAX if it
+ *	was not queried.
+ * @spell_ns: Idle time carried over from tick and polling-limit wakeups.
+ * @tick_wakeup: Whether the tick ended the last idle period.
+ * @needs_update: Whether the last idle period has not been learned yet.
  */
-struct horizon_tick_input {
+struct horizon_cpu {
+	u32 intercepts[HORIZON_BINS];
+	u32 timer_ends[HORIZON_BINS];
+	u32 intercept_mean[HORIZON_BINS];
+	u32 total;
 	s64 sleep_length_ns;
-	s64 delta_tick_ns;
-	bool tick_stopped;
+	s64 spell_ns;
+	bool tick_wakeup;
+	bool needs_update;
 };
 
+static DEFINE_PER_CPU(struct horizon_cpu, horizon_cpus);
+
 /*
- * Seams for KUnit: the tick and PM QoS inputs of select() go through these
- * wrappers so that the test suite can inject them.
+ * Seams for KUnit: the tick and PM QoS inputs go through these wrappers so
+ * that the test suite can inject them.
  */
 static s64 horizon_sleep_length(s64 *delta_tick_ns)
 {
@@ -88,6 +151,13 @@ static bool horizon_tick_stopped(void)
 	return tick_nohz_tick_stopped();
 }
 
+static bool horizon_got_tick(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(horizon_got_tick);
+
+	return tick_nohz_idle_got_tick();
+}
+
 static s64 horizon_latency_req(unsigned int cpu)
 {
 	KUNIT_STATIC_STUB_REDIRECT(horizon_latency_req, cpu);
@@ -95,31 +165,205 @@ static s64 horizon_latency_req(unsigned int cpu)
 	return cpuidle_governor_latency_req(cpu);
 }
 
-/**
- * horizon_read_tick_input - Collect the inputs of the tick decision.
- * @in: Structure to fill in.
- */
-static void horizon_read_tick_input(struct horizon_tick_input *in)
+/* The bin of a duration in nanoseconds. */
+static int horizon_bin(s64 ns)
 {
-	in->tick_stopped = horizon_tick_stopped();
-	in->sleep_length_ns = horizon_sleep_length(&in->delta_tick_ns);
+	u64 units = ns > 0 ? (u64)ns >> HORIZON_UNIT_SHIFT : 0;
+
+	if (units >= 1ULL << (HORIZON_BINS - 1))
+		return HORIZON_BINS - 1;
+	return units ? fls((u32)units) - 1 : 0;
+}
+
+/* The shortest duration in bin @bin, in nanoseconds. */
+static s64 horizon_bin_start_ns(int bin)
+{
+	return bin ? (s64)1 << (bin + HORIZON_UNIT_SHIFT) : 0;
+}
+
+/* Decay by 1/2^HORIZON_DECAY_SHIFT, rounding up so that it reaches 0. */
+static void horizon_decay(u32 *val)
+{
+	*val -= (*val + (1U << HORIZON_DECAY_SHIFT) - 1) >> HORIZON_DECAY_SHIFT;
 }
 
 /**
- * horizon_tick_horizon - Decide the tick and the idle duration to plan for.
- * @in: Sleep length, tick delta and tick state.
- * @stop_tick: Set to false if the tick should be retained.
- *
- * Return: the idle duration, in nanoseconds, to choose the idle state for.
+ * horizon_learn - Record how an idle spell ended.
+ * @data: Statistics of the CPU.
+ * @spell_ns: Duration of the idle spell.
+ * @by_timer: Whether a timer ended it (otherwise an intercept did).
  */
-static s64 horizon_tick_horizon(const struct horizon_tick_input *in,
-				bool *stop_tick)
+static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
+			  bool by_timer)
 {
-	if (in->tick_stopped || in->sleep_length_ns > TICK_NSEC)
-		return in->sleep_length_ns;
+	u64 units = (u64)spell_ns >> HORIZON_UNIT_SHIFT;
+	int bin = horizon_bin(spell_ns);
+	u32 old, total = HORIZON_WEIGHT;
+	int i;
 
-	*stop_tick = false;
-	return min(in->sleep_length_ns, in->delta_tick_ns);
+	for (i = 0; i < HORIZON_BINS; i++) {
+		horizon_decay(&data->intercepts[i]);
+		horizon_decay(&data->timer_ends[i]);
+		total += data->intercepts[i] + data->timer_ends[i];
+	}
+	data->total = total;
+
+	if (by_timer) {
+		data->timer_ends[bin] += HORIZON_WEIGHT;
+		return;
+	}
+	old = data->intercepts[bin];
+	data->intercepts[bin] += HORIZON_WEIGHT;
+	data->intercept_mean[bin] = div_u64((u64)data->intercept_mean[bin] * old +
+					    units * HORIZON_WEIGHT,
+					    data->intercepts[bin]);
+}
+
+/**
+ * horizon_update - Learn from the last idle period (step 1).
+ * @drv: cpuidle driver of the CPU.
+ * @dev: cpuidle device of the CPU.
+ * @data: Statistics of the CPU.
+ */
+static void horizon_update(struct cpuidle_driver *drv,
+			   struct cpuidle_device *dev, struct horizon_cpu *data)
+{
+	s64 measured_ns = dev->last_residency_ns;
+	s64 latency_ns = 0;
+	bool by_timer;
+
+	if (dev->last_state_idx >= 0)
+		latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
+
+	by_timer = measured_ns + latency_ns >= data->sleep_length_ns;
+	if (!by_timer && (dev->poll_time_limit || data->tick_wakeup)) {
+		/* A safety net fired: the idle spell goes on. */
+		data->spell_ns = min(data->spell_ns + measured_ns,
+				     HORIZON_CHAIN_MAX_NS);
+		return;
+	}
+
+	horizon_learn(data, data->spell_ns + measured_ns, by_timer);
+	data->spell_ns = 0;
+}
+
+/**
+ * struct horizon_estimate - Distribution of the rest of an idle spell.
+ * @sum: Sum of the probabilities (out of HORIZON_ONE) of the intercepts
+ *	before the limit times their durations from now, in nanoseconds.
+ * @survival: Probability, out of HORIZON_ONE, that no intercept ends the
+ *	spell before the limit or the end of what was observed.
+ * @seen_ns: End of the last bin holding observations, from now.
+ * @limit_ns: The limit the estimate was made for.
+ */
+struct horizon_estimate {
+	u64 sum;
+	u64 survival;
+	s64 seen_ns;
+	s64 limit_ns;
+};
+
+/**
+ * horizon_estimate - Estimate the rest of the idle spell up to a limit.
+ * @data: Statistics of the CPU.
+ * @spent_ns: Time already spent idle in the current spell.
+ * @limit_ns: Time from now after which the idle period ends for sure,
+ *	taken between 0 and HORIZON_LIMIT_MAX_NS.
+ * @est: Filled in with the estimate.
+ *
+ * Walk the bins from the one holding @spent_ns, estimating for each the
+ * probability that an intercept ends the spell there, given that it has
+ * not ended before: the intercepts over all the weight still at risk.
+ */
+static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
+			     s64 limit_ns, struct horizon_estimate *est)
+{
+	int first = horizon_bin(spent_ns);
+	s64 lo_ns, hi_ns;
+	u64 at_risk = 0;
+	int i;
+
+	limit_ns = clamp_t(s64, limit_ns, 0, HORIZON_LIMIT_MAX_NS);
+	est->sum = 0;
+	est->survival = HORIZON_ONE;
+	est->seen_ns = 0;
+	est->limit_ns = limit_ns;
+
+	if (!first)
+		at_risk = data->total;
+	for (i = first; i && i < HORIZON_BINS; i++)
+		at_risk += data->intercepts[i] + data->timer_ends[i];
+	if (!at_risk) {
+		est->seen_ns = limit_ns;	/* nothing learned yet */
+		return;
+	}
+
+	/* Bin i spans [lo_ns, hi_ns) from the start of the spell. */
+	lo_ns = horizon_bin_start_ns(first) - spent_ns;
+	hi_ns = horizon_bin_start_ns(first + 1) - spent_ns;
+	for (i = first; i < HORIZON_BINS && at_risk >= HORIZON_MIN_SEEN &&
+	     lo_ns < limit_ns; i++) {
+		u32 weight = data->intercepts[i];
+		u32 seen = weight + data->timer_ends[i];
+
+		if (seen >= HORIZON_MIN_SEEN)
+			est->seen_ns = hi_ns;
+		if (weight) {
+			s64 rel_ns = ((s64)data->intercept_mean[i] <<
+				      HORIZON_UNIT_SHIFT) - spent_ns;
+			u64 prob;
+
+			if (rel_ns >= limit_ns)
+				break;
+			prob = div64_u64(est->survival * weight, at_risk);
+			est->sum += prob * max_t(s64, rel_ns, 0);
+			est->survival -= prob;
+		}
+		at_risk -= seen;
+		lo_ns = hi_ns;
+		hi_ns += hi_ns + spent_ns;
+	}
+	if (i < HORIZON_BINS && at_risk >= HORIZON_MIN_SEEN)
+		est->seen_ns = limit_ns;	/* observations beyond the limit */
+}
+
+/**
+ * horizon_expected_ns - Expected rest of the idle spell.
+ * @est: Estimate made by horizon_estimate().
+ * @trust_tail: Whether the spell may last beyond anything observed.
+ *
+ * What survives the observations ends at the limit if @trust_tail, and at
+ * the end of the last bin holding observations otherwise: with a safety
+ * net (the tick) to wake the CPU, nothing is assumed beyond what was seen.
+ *
+ * Return: E[min(X, limit)] in nanoseconds, X being the time from now to
+ * the next intercept.
+ */
+static s64 horizon_expected_ns(const struct horizon_estimate *est,
+			       bool trust_tail)
+{
+	s64 tail_ns = trust_tail ? est->limit_ns :
+				   min(est->seen_ns, est->limit_ns);
+
+	return (est->sum + est->survival * (u64)tail_ns) >> HORIZON_ONE_SHIFT;
+}
+
+/**
+ * horizon_mostly_short - Check whether recent wakeups were nearly all short.
+ * @data: Statistics of the CPU.
+ * @short_ns: What counts as short.
+ *
+ * Return: true if at least HORIZON_SHORT_16THS sixteenths of the weight are
+ * intercepts in bins that end before @short_ns.
+ */
+static bool horizon_mostly_short(const struct horizon_cpu *data, s64 short_ns)
+{
+	u32 short_sum = 0;
+	int i;
+
+	for (i = 0; horizon_bin_start_ns(i + 1) <= short_ns; i++)
+		short_sum += data->intercepts[i];
+	return data->total && 16 * short_sum >= HORIZON_SHORT_16THS * data->total;
 }
 
 /**
@@ -166,6 +410,28 @@ static int horizon_find_state(struct cpuidle_driver *drv,
 }
 
 /**
+ * horizon_finish - Select the state for an expected idle duration.
+ * @drv: cpuidle driver of the CPU.
+ * @dev: cpuidle device of the CPU.
+ * @expected_ns: Expected idle duration.
+ * @latency_req: PM QoS exit latency limit, in nanoseconds.
+ * @stop_tick: Cleared if the selected state polls.
+ *
+ * Return: the index of the selected state.
+ */
+static int horizon_finish(struct cpuidle_driver *drv,
+			  struct cpuidle_device *dev, s64 expected_ns,
+			  s64 latency_req, bool *stop_tick)
+{
+	int idx = horizon_find_state(drv, dev, expected_ns, latency_req);
+
+	/* The tick bounds the time spent polling. */
+	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
+		*stop_tick = false;
+	return idx;
+}
+
+/**
  * horizon_select - Select the idle state to enter.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
@@ -179,46 +445,94 @@ static int horizon_find_state(struct cpuidle_driver *drv,
 static int horizon_select(struct cpuidle_driver *drv,
 			  struct cpuidle_device *dev, bool *stop_tick)
 {
+	struct horizon_cpu *data = per_cpu_ptr(&horizon_cpus, dev->cpu);
 	s64 latency_req = horizon_latency_req(dev->cpu);
-	struct horizon_tick_input in;
-	s64 duration_ns;
-	int idx;
+	bool tick_stopped = horizon_tick_stopped();
+	s64 sleep_ns, delta_tick_ns, expected_ns;
+	struct horizon_estimate est;
 
-	horizon_read_tick_input(&in);
-	duration_ns = horizon_tick_horizon(&in, stop_tick);
-	idx = horizon_find_state(drv, dev, duration_ns, latency_req);
+	if (data->needs_update) {
+		horizon_update(drv, dev, data);
+		data->needs_update = false;
+	}
 
-	/* Step 4: the tick bounds the time spent polling. */
-	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
+	/* Step 2: frequent short wakeups need no timer information. */
+	if (!tick_stopped && !data->spell_ns &&
+	    drv->states[0].flags & CPUIDLE_FLAG_POLLING &&
+	    horizon_mostly_short(data, RESIDENCY_THRESHOLD_NS)) {
+		data->sleep_length_ns = KTIME_MAX;
 		*stop_tick = false;
+		horizon_estimate(data, 0, RESIDENCY_THRESHOLD_NS, &est);
+		return horizon_finish(drv, dev, horizon_expected_ns(&est, false),
+				      latency_req, stop_tick);
+	}
 
-	return idx;
+	/* Step 3: the tick stopped, or an expected idle beyond the tick. */
+	sleep_ns = horizon_sleep_length(&delta_tick_ns);
+	data->sleep_length_ns = sleep_ns;
+	horizon_estimate(data, data->spell_ns, sleep_ns, &est);
+	expected_ns = horizon_expected_ns(&est, true);
+	if (tick_stopped || expected_ns >= TICK_NSEC)
+		return horizon_finish(drv, dev, expected_ns, latency_req,
+				      stop_tick);
+
+	/* Step 4: keep the tick, which bounds the idle period... */
+	if (delta_tick_ns < sleep_ns) {
+		struct horizon_estimate tick_est;
+
+		horizon_estimate(data, data->spell_ns, delta_tick_ns,
+				 &tick_est);
+		/*
+		 * ...unless a timer ends the spell before the second tick
+		 * from now and the spell probably outlasts the next tick:
+		 * then stopping the tick saves a wakeup and cannot leave the
+		 * CPU in a shallow state longer than a retained tick would.
+		 */
+		if (sleep_ns - delta_tick_ns <= TICK_NSEC &&
+		    2 * tick_est.survival >= HORIZON_ONE)
+			return horizon_finish(drv, dev, expected_ns,
+					      latency_req, stop_tick);
+		est = tick_est;
+	}
+	*stop_tick = false;
+	return horizon_finish(drv, dev, horizon_expected_ns(&est, false),
+			      latency_req, stop_tick);
 }
 
 /**
- * horizon_reflect - Note the state that was entered.
+ * horizon_reflect - Note how the last idle period ended.
  * @dev: cpuidle device of the CPU.
  * @index: Index of the state entered.
  *
- * Called on the exit path from idle with interrupts disabled: O(1).
+ * Called on the exit path from idle with interrupts disabled, so it only
+ * takes note in O(1); horizon_select() learns from it later.
  */
 static void horizon_reflect(struct cpuidle_device *dev, int index)
 {
+	struct horizon_cpu *data = per_cpu_ptr(&horizon_cpus, dev->cpu);
+
 	dev->last_state_idx = index;
+	data->tick_wakeup = horizon_got_tick();
+	data->needs_update = true;
 }
 
 /**
- * horizon_enable_device - Prepare a CPU for the governor.
+ * horizon_enable_device - Reset the statistics of a CPU.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
  *
- * Called when the governor is switched to and when a CPU comes online.
+ * Called when the governor is switched to and when a CPU comes online, so
+ * that nothing learned before is trusted.
  *
  * Return: 0.
  */
 static int horizon_enable_device(struct cpuidle_driver *drv,
 				 struct cpuidle_device *dev)
 {
+	struct horizon_cpu *data = per_cpu_ptr(&horizon_cpus, dev->cpu);
+
+	memset(data, 0, sizeof(*data));
+	data->sleep_length_ns = KTIME_MAX;
 	dev->last_state_idx = -1;
 	return 0;
 }

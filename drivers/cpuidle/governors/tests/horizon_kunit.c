@@ -21,6 +21,8 @@
  * @delta_tick_ns: Returned as the time until the next tick.
  * @tick_stopped: Returned as the tick state.
  * @latency_req_ns: Returned as the PM QoS latency limit.
+ * @got_tick: Returned as whether the tick ended the last idle period.
+ * @queries: Number of sleep length queries.
  * @drv: Driver with the state table under test.
  * @dev: Device whose states_usage[] carries the disable flags.
  */
@@ -29,6 +31,8 @@ struct horizon_test_env {
 	s64 delta_tick_ns;
 	bool tick_stopped;
 	s64 latency_req_ns;
+	bool got_tick;
+	unsigned int queries;
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 };
@@ -42,6 +46,7 @@ static s64 horizon_test_sleep_length(s64 *delta_tick_ns)
 {
 	struct horizon_test_env *env = horizon_test_env();
 
+	env->queries++;
 	*delta_tick_ns = env->delta_tick_ns;
 	return env->sleep_length_ns;
 }
@@ -49,6 +54,11 @@ static s64 horizon_test_sleep_length(s64 *delta_tick_ns)
 static bool horizon_test_tick_stopped(void)
 {
 	return horizon_test_env()->tick_stopped;
+}
+
+static bool horizon_test_got_tick(void)
+{
+	return horizon_test_env()->got_tick;
 }
 
 static s64 horizon_test_latency_req(unsigned int cpu)
@@ -94,6 +104,10 @@ static int horizon_test_init(struct kunit *test)
 				   horizon_test_tick_stopped);
 	kunit_activate_static_stub(test, horizon_latency_req,
 				   horizon_test_latency_req);
+	kunit_activate_static_stub(test, horizon_got_tick,
+				   horizon_test_got_tick);
+	/* CPU 0's statistics are used: start from a clean slate. */
+	horizon_enable_device(&env->drv, &env->dev);
 	return 0;
 }
 
@@ -137,8 +151,10 @@ static const struct horizon_select_case horizon_select_cases[] = {
 	  S64_MAX, 0, 4, true },
 	{ "KTIME_MAX stops tick", KTIME_MAX, TICK_NSEC, false, S64_MAX, 0, 4,
 	  true },
-	{ "near tick bounds the idle", TICK_NSEC, US(30), false, S64_MAX, 0, 2,
-	  false },
+	{ "timer before second tick stops", TICK_NSEC, US(30), false, S64_MAX,
+	  0, 4, true },
+	{ "timer before the tick keeps it", US(500), US(800), false, S64_MAX,
+	  0, 3, false },
 	{ "tick stopped trusts timer", US(500), US(30), true, S64_MAX, 0, 3,
 	  true },
 	{ "tick stopped long timer", KTIME_MAX, US(30), true, S64_MAX, 0, 4,
@@ -224,15 +240,202 @@ static void horizon_test_all_disabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
 }
 
+/*
+ * One idle period: select with the given sleep length, then let it end
+ * after @measured_ns, by the tick if @got_tick.
+ */
+static int horizon_test_idle(struct kunit *test, s64 sleep_ns,
+			     s64 measured_ns, bool got_tick, bool *stop_tick)
+{
+	struct horizon_test_env *env = test->priv;
+	int idx;
+
+	env->sleep_length_ns = sleep_ns;
+	idx = horizon_test_select(test, stop_tick);
+	env->dev.last_residency_ns = measured_ns;
+	env->got_tick = got_tick;
+	horizon_reflect(&env->dev, idx);
+	return idx;
+}
+
+static struct horizon_cpu *horizon_test_data(void)
+{
+	return per_cpu_ptr(&horizon_cpus, 0);
+}
+
+static void horizon_test_periodic_timer(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(900), US(900), false, &stop_tick);
+	/* C6 (residency 200 us) fits 900 us, C10 (1000 us) does not. */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 3);
+	/* The timer comes before the next tick: nothing to stop. */
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+static void horizon_test_random_intercepts(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct rnd_state rnd;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	prandom_seed_state(&rnd, 42);
+	/* Non-timer wakeups spread over 20-180 us, timers 10 ms away. */
+	for (i = 0; i < 100; i++)
+		horizon_test_idle(test, US(10000),
+				  US(20 + prandom_u32_state(&rnd) % 160),
+				  false, &stop_tick);
+	/* Expected idle about 100 us: C1E (20 us) yes, C6 (200 us) no. */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+static void horizon_test_bimodal(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	s64 sleep_ns = 4 * TICK_NSEC;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 100; i++)
+		horizon_test_idle(test, sleep_ns, i % 2 ? US(30) : sleep_ns,
+				  false, &stop_tick);
+	/* Half end at 30 us, half at 4 ticks: about 2 ticks expected. */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+}
+
+static void horizon_test_burst_then_long(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 100; i++)
+		horizon_test_idle(test, US(10000), US(25), false, &stop_tick);
+	KUNIT_ASSERT_LE(test, horizon_test_select(test, &stop_tick), 2);
+
+	/* Then only long timer-ended idles: deep again within 20. */
+	for (i = 0; i < 20; i++) {
+		if (horizon_test_idle(test, US(10000), US(10000), false,
+				      &stop_tick) == 4)
+			break;
+	}
+	KUNIT_EXPECT_LT(test, i, 20);
+}
+
+static void horizon_test_repeating_interval(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(20000), US(290 + 4 * (i % 6)), false,
+				  &stop_tick);
+	/* A device every 300 us: C6 (200 us), not C10 (1000 us). */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 3);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+static void horizon_test_already_stopped(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	env->tick_stopped = true;
+	/* Nothing learned: trust the timer. */
+	env->sleep_length_ns = US(10000);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	/* Wakeups always at 30 us: the expected cost says C1E. */
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+}
+
+static void horizon_test_tick_wakeup_continues(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(20000), US(100), false, &stop_tick);
+	/* The tick retained ends an idle period 500 us in. */
+	env->delta_tick_ns = US(500);
+	horizon_test_idle(test, US(20000), US(500), true, &stop_tick);
+	env->delta_tick_ns = TICK_NSEC;
+	horizon_test_select(test, &stop_tick);
+	/* Not an outcome: carried over, nothing learned. */
+	KUNIT_EXPECT_EQ(test, data->spell_ns, US(500));
+	KUNIT_EXPECT_EQ(test, data->timer_ends[horizon_bin(US(500))], 0U);
+	/* Already past every intercept seen: expect long, go deep. */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+}
+
+static void horizon_test_measured_beyond_sleep(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_idle(test, US(300), US(450), false, &stop_tick);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->timer_ends[horizon_bin(US(450))],
+			(u32)HORIZON_WEIGHT);
+	KUNIT_EXPECT_EQ(test, data->intercepts[horizon_bin(US(450))], 0U);
+}
+
+static void horizon_test_skips_query(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	unsigned int queries;
+	bool stop_tick;
+	int i, idx;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(5000), 1000, false, &stop_tick);
+	queries = env->queries;
+	idx = horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, env->queries, queries);
+	KUNIT_EXPECT_LE(test, env->drv.states[idx].target_residency_ns,
+			(s64)RESIDENCY_THRESHOLD_NS);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
 static void horizon_test_enable_resets(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+	int i;
 
 	horizon_test_client_table(env);
-	horizon_reflect(&env->dev, 3);
-	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, 3);
+	for (i = 0; i < 10; i++)
+		horizon_test_idle(test, US(5000), US(30), false, &stop_tick);
+	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, 2);
 	KUNIT_EXPECT_EQ(test, horizon_enable_device(&env->drv, &env->dev), 0);
 	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, -1);
+	KUNIT_EXPECT_EQ(test, data->total, 0U);
+	KUNIT_EXPECT_FALSE(test, data->needs_update);
+	env->sleep_length_ns = US(5000);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
 }
 
 /* Draw a value in [0, n). */
@@ -251,6 +454,7 @@ static void horizon_test_random_table(struct horizon_test_env *env,
 
 	memset(&env->drv, 0, sizeof(env->drv));
 	memset(&env->dev, 0, sizeof(env->dev));
+	horizon_enable_device(&env->drv, &env->dev);
 	if (horizon_test_rand(rnd, 2))
 		horizon_test_add_state(env, 0, 0, true);
 	while (env->drv.state_count < count) {
@@ -262,7 +466,7 @@ static void horizon_test_random_table(struct horizon_test_env *env,
 		env->dev.states_usage[i].disable = !horizon_test_rand(rnd, 4);
 }
 
-/* Sleep lengths spanning 0 to a few ticks, plus KTIME_MAX. */
+/* Durations spanning 0 to a few ticks, plus KTIME_MAX. */
 static s64 horizon_test_random_ns(struct rnd_state *rnd)
 {
 	if (!horizon_test_rand(rnd, 16))
@@ -271,15 +475,17 @@ static s64 horizon_test_random_ns(struct rnd_state *rnd)
 }
 
 static void horizon_test_check_choice(struct kunit *test, int idx,
-				      bool stop_tick)
+				      bool stop_tick, bool queried)
 {
 	struct horizon_test_env *env = test->priv;
 	struct cpuidle_driver *drv = &env->drv;
 	bool any_enabled = false, any_usable = false;
+	s64 residency;
 	int i;
 
 	KUNIT_ASSERT_GE(test, idx, 0);
 	KUNIT_ASSERT_LT(test, idx, drv->state_count);
+	residency = drv->states[idx].target_residency_ns;
 
 	for (i = 0; i < drv->state_count; i++) {
 		if (env->dev.states_usage[i].disable)
@@ -294,12 +500,41 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 		KUNIT_EXPECT_LE(test, drv->states[idx].exit_latency_ns,
 				env->latency_req_ns);
 
-	/* A stopped tick needs a stopped tick already, or a long timer. */
-	if (stop_tick && !env->tick_stopped &&
-	    drv->states[idx].target_residency_ns < TICK_NSEC)
-		KUNIT_EXPECT_GT(test, env->sleep_length_ns, (s64)TICK_NSEC);
+	/*
+	 * Never beyond the next timer, unless that is the only usable
+	 * state, or the query was skipped for a very shallow state.
+	 */
+	if (!queried)
+		KUNIT_EXPECT_LE(test, residency, (s64)RESIDENCY_THRESHOLD_NS);
+	else if (idx != horizon_find_state(drv, &env->dev, 0,
+					   env->latency_req_ns))
+		KUNIT_EXPECT_LE(test, residency, env->sleep_length_ns);
+
+	/*
+	 * The tick is stopped with a shallow state only if the timer says
+	 * the idle will be long, or will end before the second tick.
+	 */
+	if (stop_tick && !env->tick_stopped && residency < TICK_NSEC &&
+	    env->sleep_length_ns < TICK_NSEC + env->delta_tick_ns)
+		KUNIT_EXPECT_GT(test, env->sleep_length_ns, env->delta_tick_ns);
+	else if (stop_tick && !env->tick_stopped && residency < TICK_NSEC)
+		KUNIT_EXPECT_GE(test, env->sleep_length_ns, (s64)TICK_NSEC);
 	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
 		KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+/* The statistics stay within their bounds, whatever the input. */
+static void horizon_test_check_bounds(struct kunit *test)
+{
+	const u32 max_weight = HORIZON_WEIGHT << HORIZON_DECAY_SHIFT;
+	struct horizon_cpu *data = horizon_test_data();
+	int i;
+
+	KUNIT_EXPECT_LE(test, data->total, max_weight);
+	KUNIT_EXPECT_LE(test, data->spell_ns, HORIZON_CHAIN_MAX_NS);
+	KUNIT_EXPECT_GE(test, data->spell_ns, 0LL);
+	for (i = 0; i < HORIZON_BINS - 1; i++)
+		KUNIT_EXPECT_LT(test, data->intercept_mean[i], 2U << i);
 }
 
 static void horizon_test_random_inputs(struct kunit *test)
@@ -311,7 +546,8 @@ static void horizon_test_random_inputs(struct kunit *test)
 	prandom_seed_state(&rnd, 0x686f72697a6f6eULL);
 	for (round = 0; round < 200; round++) {
 		horizon_test_random_table(env, &rnd);
-		for (step = 0; step < 50; step++) {
+		for (step = 0; step < 100; step++) {
+			unsigned int queries = env->queries;
 			bool stop_tick;
 			int idx;
 
@@ -323,9 +559,15 @@ static void horizon_test_random_inputs(struct kunit *test)
 				S64_MAX : US(horizon_test_rand(&rnd, 500));
 
 			idx = horizon_test_select(test, &stop_tick);
-			horizon_test_check_choice(test, idx, stop_tick);
+			horizon_test_check_choice(test, idx, stop_tick,
+						  env->queries != queries);
+			env->dev.last_residency_ns =
+				horizon_test_random_ns(&rnd) % (2 * TICK_NSEC);
+			env->dev.poll_time_limit = !horizon_test_rand(&rnd, 8);
+			env->got_tick = !horizon_test_rand(&rnd, 4);
 			horizon_reflect(&env->dev, idx);
 		}
+		horizon_test_check_bounds(test);
 	}
 }
 
@@ -335,6 +577,15 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_single_state),
 	KUNIT_CASE(horizon_test_max_states),
 	KUNIT_CASE(horizon_test_all_disabled),
+	KUNIT_CASE(horizon_test_periodic_timer),
+	KUNIT_CASE(horizon_test_random_intercepts),
+	KUNIT_CASE(horizon_test_bimodal),
+	KUNIT_CASE(horizon_test_burst_then_long),
+	KUNIT_CASE(horizon_test_repeating_interval),
+	KUNIT_CASE(horizon_test_already_stopped),
+	KUNIT_CASE(horizon_test_tick_wakeup_continues),
+	KUNIT_CASE(horizon_test_measured_beyond_sleep),
+	KUNIT_CASE(horizon_test_skips_query),
 	KUNIT_CASE(horizon_test_enable_resets),
 	KUNIT_CASE(horizon_test_random_inputs),
 	{}

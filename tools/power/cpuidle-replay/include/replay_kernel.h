@@ -32,6 +32,7 @@ typedef s64 ktime_t;
 #define S64_MAX		INT64_MAX
 #define U64_MAX		UINT64_MAX
 #define BIT(n)		(1UL << (n))
+#define BIT_ULL(n)	(1ULL << (n))
 
 #define __init
 #define __cpuidle
@@ -46,6 +47,10 @@ typedef s64 ktime_t;
 #define min_t(t, a, b)	({ t _a = (a), _b = (b); _a < _b ? _a : _b; })
 #define max_t(t, a, b)	({ t _a = (a), _b = (b); _a > _b ? _a : _b; })
 
+#define clamp_t(t, v, lo, hi) \
+	({ t _v = (v), _lo = (lo), _hi = (hi); _v < _lo ? _lo : _v > _hi ? _hi : _v; })
+
+static inline int fls(unsigned int x) { return x ? 32 - __builtin_clz(x) : 0; }
 static inline u64 div_u64(u64 a, u32 b) { return a / b; }
 static inline u64 div64_u64(u64 a, u64 b) { return a / b; }
 static inline u32 replay_do_div(u64 *n, u32 base)
