@@ -114,6 +114,7 @@
  *	was not queried.
  * @spell_ns: Idle time carried over from tick and polling-limit wakeups.
  * @tick_wakeup: Whether the tick ended the last idle period.
+ * @poll_limit: Whether the polling time limit ended the last idle period.
  * @needs_update: Whether the last idle period has not been learned yet.
  */
 struct horizon_cpu {
@@ -124,6 +125,7 @@ struct horizon_cpu {
 	s64 sleep_length_ns;
 	s64 spell_ns;
 	bool tick_wakeup;
+	bool poll_limit;
 	bool needs_update;
 };
 
@@ -236,7 +238,7 @@ static void horizon_update(struct cpuidle_driver *drv,
 		latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
 
 	by_timer = measured_ns + latency_ns >= data->sleep_length_ns;
-	if (!by_timer && (dev->poll_time_limit || data->tick_wakeup)) {
+	if (!by_timer && (data->poll_limit || data->tick_wakeup)) {
 		/* A safety net fired: the idle spell goes on. */
 		data->spell_ns = min(data->spell_ns + measured_ns,
 				     HORIZON_CHAIN_MAX_NS);
@@ -305,18 +307,20 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 	     lo_ns < limit_ns; i++) {
 		u32 weight = data->intercepts[i];
 		u32 seen = weight + data->timer_ends[i];
+		s64 rel_ns;
 
 		if (seen >= HORIZON_MIN_SEEN)
 			est->seen_ns = hi_ns;
-		if (weight) {
-			s64 rel_ns = ((s64)data->intercept_mean[i] <<
-				      HORIZON_UNIT_SHIFT) - spent_ns;
+		rel_ns = ((s64)data->intercept_mean[i] << HORIZON_UNIT_SHIFT) -
+			 spent_ns;
+		/* Intercepts of the first bin that came earlier are past. */
+		if (weight && rel_ns > 0) {
 			u64 prob;
 
 			if (rel_ns >= limit_ns)
 				break;
 			prob = div64_u64(est->survival * weight, at_risk);
-			est->sum += prob * max_t(s64, rel_ns, 0);
+			est->sum += prob * rel_ns;
 			est->survival -= prob;
 		}
 		at_risk -= seen;
@@ -513,6 +517,9 @@ static void horizon_reflect(struct cpuidle_device *dev, int index)
 
 	dev->last_state_idx = index;
 	data->tick_wakeup = horizon_got_tick();
+	/* Only the polling state sets the flag: consume it. */
+	data->poll_limit = dev->poll_time_limit;
+	dev->poll_time_limit = false;
 	data->needs_update = true;
 }
 

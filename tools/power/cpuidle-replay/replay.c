@@ -592,7 +592,9 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 
 		now_ns = wake;
 		got_tick = is_tick;
-		dev->poll_time_limit = poll_limit;
+		/* poll_idle() sets the flag; nothing else touches it. */
+		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
+			dev->poll_time_limit = poll_limit;
 		replay_reflect(gov, dev, idx);
 		if (wake == end)
 			break;

@@ -387,6 +387,27 @@ static void horizon_test_tick_wakeup_continues(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
 }
 
+/* Only poll_idle() sets poll_time_limit: a stale flag must not linger. */
+static void horizon_test_poll_flag_consumed(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	env->dev.poll_time_limit = true;
+	horizon_test_idle(test, US(5000), US(40), false, &stop_tick);
+	KUNIT_EXPECT_FALSE(test, env->dev.poll_time_limit);
+	horizon_test_idle(test, US(5000), US(300), false, &stop_tick);
+	/* The first was a safety net: its time is carried over. */
+	KUNIT_EXPECT_EQ(test, data->spell_ns, US(40));
+	horizon_test_select(test, &stop_tick);
+	/* The second ended the spell: an intercept at 340 us. */
+	KUNIT_EXPECT_EQ(test, data->spell_ns, 0LL);
+	KUNIT_EXPECT_EQ(test, data->intercepts[horizon_bin(US(340))],
+			(u32)HORIZON_WEIGHT);
+}
+
 static void horizon_test_measured_beyond_sleep(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
@@ -584,6 +605,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_repeating_interval),
 	KUNIT_CASE(horizon_test_already_stopped),
 	KUNIT_CASE(horizon_test_tick_wakeup_continues),
+	KUNIT_CASE(horizon_test_poll_flag_consumed),
 	KUNIT_CASE(horizon_test_measured_beyond_sleep),
 	KUNIT_CASE(horizon_test_skips_query),
 	KUNIT_CASE(horizon_test_enable_resets),
