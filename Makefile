@@ -7,7 +7,7 @@ export HORIZON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/horizon
 INFRA := infra
 
 .PHONY: help deps prepare kernelversion kernel kunit checkpatch selftests \
-	test run shell apply bench record clean
+	test run shell apply bench record selftests-all clean
 
 help:
 	@echo "make run            build, boot and compare horizon, menu and teo in QEMU"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench          replay benchmark: horizon, menu, teo against the oracle"
 	@echo "make record         record a replay trace from the QEMU guest"
 	@echo "make selftests      boot and run the cpuidle kselftests"
+	@echo "make selftests-all  the kselftests once per shipped _CST preset"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
 	@echo "make clean          remove build output, keep the extracted tree and ccache"
@@ -54,6 +55,9 @@ selftests: kernel
 
 apply:
 	@$(INFRA)/apply-to.sh "$(TREE)"
+
+selftests-all: prepare
+	@$(INFRA)/selftests-all.sh
 
 shell: kernel
 	@$(INFRA)/qemu.sh shell

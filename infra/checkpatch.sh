@@ -4,7 +4,8 @@
 # checkpatch.pl --strict over the project: the whole kernel change as one
 # patch (as a series reviewer sees it), then each kernel file's diff and
 # each infra script on its own; and scripts/kernel-doc -Wall on every C
-# file the project adds or changes. Prints a KTAP-like line per check and
+# file the project adds (no warning) or patches (no new warning). Prints
+# a KTAP-like line per check and
 # writes "PASSED FAILED" to $cache/results/checkpatch.count.
 set -euo pipefail
 # shellcheck source=infra/common.sh
@@ -44,8 +45,18 @@ for f in $(git diff-tree -r --name-only base "$applied"); do
 	git diff-tree -p --no-renames base "$applied" -- "$f" >"$tmp/one.patch"
 	check "$f" --ignore FILE_PATH_CHANGES "$tmp/one.patch"
 done
+# kernel-doc: no warning in new files, no new warning in patched ones.
+kdoc() {
+	scripts/kernel-doc -none -Wall "$1" 2>&1 | sed 's/:[0-9]*: / /' | sort
+}
 for f in $(git diff-tree -r --name-only base "$applied" -- '*.c' '*.h'); do
-	if out=$(scripts/kernel-doc -none -Wall "$f" 2>&1) && [ -z "$out" ]; then
+	out=$(kdoc "$f")
+	if git cat-file -e "base:$f" 2>/dev/null; then
+		git show "base:$f" >"$tmp/base.${f##*.}"
+		out=$(comm -23 <(echo "$out") <(kdoc "$tmp/base.${f##*.}" |
+			sed "s|$tmp/base.${f##*.}|$f|"))
+	fi
+	if [ -z "$out" ]; then
 		pass=$((pass + 1))
 		echo "  ok kernel-doc $f"
 	else

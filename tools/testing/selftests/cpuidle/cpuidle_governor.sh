@@ -10,8 +10,9 @@ DIR=$(dirname "$0")
 LOAD=$DIR/cpuidle_load
 
 TESTS="test_available test_boot_param test_switch_horizon test_switch_all
-test_reject_unknown test_reject_empty test_reject_long test_horizon_usage
-test_dmesg_clean"
+test_reject_unknown test_reject_empty test_reject_long test_reject_trailing
+test_horizon_usage test_disabled_state test_pm_qos test_hotplug
+test_switch_under_load test_compare_misses test_dmesg_clean"
 
 test_available() {
 	if grep -qw horizon "$CPUIDLE_SYSFS/available_governors"; then
@@ -82,6 +83,10 @@ test_reject_long() {
 	check_rejected horizonhorizonhorizonhorizon reject_overlong_name
 }
 
+test_reject_trailing() {
+	check_rejected "horizon junk" reject_trailing_garbage
+}
+
 sum_usage() {
 	cpuidle_counters | awk '{ s += $3 } END { print s + 0 }'
 }
@@ -97,6 +102,156 @@ test_horizon_usage() {
 	else
 		ktap_result FAIL "horizon_enters_states" \
 			"usage $before -> $after"
+	fi
+}
+
+# state_usage STATE: usage of one state summed over the online CPUs.
+state_usage() {
+	cpuidle_counters | awk -v s="$1" '$1 == s { print $3 }'
+}
+
+# set_disable STATE 0|1: write stateN/disable on every online CPU.
+set_disable() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/"$1"/disable; do
+		echo "$2" >"$d" || return 1
+	done
+}
+
+# cpu_usage STATE: "cpuN usage" of one state for each online CPU.
+cpu_usage() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/"$1"/usage; do
+		c=${d#/sys/devices/system/cpu/}
+		echo "${c%%/*} $(cat "$d")"
+	done
+}
+
+# The deepest state is never entered while it is disabled. A CPU that was
+# in it when it got disabled may count that one entry when it wakes up, so
+# each CPU's count may grow by one at most.
+test_disabled_state() {
+	deepest=$(cpuidle_states | tail -n 1)
+	deepest=${deepest##*/}
+	cpuidle_set_governor horizon
+	set_disable "$deepest" 1
+	cpu_usage "$deepest" >/tmp/cpuidle_disabled
+	all=$(sum_usage)
+	"$LOAD" mix 600 >/dev/null
+	all_after=$(sum_usage)
+	grew=$(cpu_usage "$deepest" | paste -d ' ' /tmp/cpuidle_disabled - |
+		awk '$4 - $2 > 1 { printf " %s:%d", $1, $4 - $2 }')
+	set_disable "$deepest" 0
+	cpuidle_set_governor "$initial"
+	if [ -z "$grew" ] && [ "$all_after" -gt "$all" ]; then
+		ktap_result OK "disabled_state_not_entered"
+	else
+		ktap_result FAIL "disabled_state_not_entered" \
+			"$deepest entered while disabled:${grew:- none}; all $all -> $all_after"
+	fi
+}
+
+# usage_over LATENCY_US: usage summed over states with a larger exit latency.
+usage_over() {
+	total=0
+	for d in $(cpuidle_states); do
+		[ "$(cat "$d/latency")" -gt "$1" ] || continue
+		total=$((total + $(state_usage "${d##*/}")))
+	done
+	echo "$total"
+}
+
+# A PM QoS CPU latency limit keeps deeper states out while it is held (the
+# load counts their entries itself, inside the hold), and they are used
+# again once it is released.
+test_pm_qos() {
+	# Just below the deepest state's exit latency: only it is kept out.
+	limit=$(($(cat "$(cpuidle_states | tail -n 1)/latency") - 1))
+	cpuidle_set_governor horizon
+	held=$("$LOAD" qos $limit 600 | sed -n 's/^deeper_entries //p')
+	before=$(usage_over $limit)
+	"$LOAD" timer 2000 600 >/dev/null
+	after=$(usage_over $limit)
+	cpuidle_set_governor "$initial"
+	if [ "$held" = 0 ] && [ "$after" -gt "$before" ]; then
+		ktap_result OK "pm_qos_limit_respected"
+	else
+		ktap_result FAIL "pm_qos_limit_respected" \
+			"entries over ${limit}us while held: ${held:-none}, after: $before -> $after"
+	fi
+}
+
+# Every secondary CPU goes offline and back online under horizon.
+test_hotplug() {
+	bad=
+	cpuidle_set_governor horizon
+	"$LOAD" mix 1500 >/dev/null &
+	load=$!
+	for d in /sys/devices/system/cpu/cpu[1-9]*; do
+		[ -w "$d/online" ] || continue
+		echo 0 >"$d/online" && [ "$(cat "$d/online")" = 0 ] ||
+			bad="$bad ${d##*/}:off"
+		echo 1 >"$d/online" && [ "$(cat "$d/online")" = 1 ] ||
+			bad="$bad ${d##*/}:on"
+	done
+	wait $load || bad="$bad load"
+	[ "$(cpuidle_governor)" = horizon ] || bad="$bad governor"
+	cpuidle_set_governor "$initial"
+	if [ -z "$bad" ]; then
+		ktap_result OK "cpu_hotplug"
+	else
+		ktap_result FAIL "cpu_hotplug" "failed:$bad"
+	fi
+}
+
+# Switch governors in a loop for about two seconds under load.
+test_switch_under_load() {
+	bad=0
+	"$LOAD" mix 2000 >/dev/null &
+	load=$!
+	end=$(($(date +%s) + 2))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		for gov in $(cat "$CPUIDLE_SYSFS/available_governors"); do
+			cpuidle_set_governor "$gov" || bad=1
+		done
+	done
+	wait $load || bad=1
+	cpuidle_set_governor "$initial" || bad=1
+	if [ "$bad" = 0 ]; then
+		ktap_result OK "switch_under_load"
+	else
+		ktap_result FAIL "switch_under_load"
+	fi
+}
+
+# miss_ratio GOVERNOR: run a periodic 1 ms timer for 3 s on the last CPU
+# and print that CPU's idle-miss ratio, (above + below) / usage, in percent,
+# then its per-state usage, above and below.
+miss_ratio() {
+	cpu=$(($(nproc) - 1))
+	cpuidle_set_governor "$1"
+	cpuidle_counters $cpu >/tmp/cpuidle_before
+	CPUIDLE_LOAD_CPU=$cpu "$LOAD" timer 1000 3000 >/dev/null
+	cpuidle_counters $cpu >/tmp/cpuidle_after
+	paste -d ' ' /tmp/cpuidle_before /tmp/cpuidle_after | awk '
+		{ u += $9 - $3; m += $11 - $5 + $12 - $6
+		  s = s sprintf(" %s:%d/%d/%d", $2, $9 - $3, $11 - $5, $12 - $6) }
+		END { printf "%.2f%s\n", u ? 100 * m / u : 0, s }'
+}
+
+# On a periodic timer workload, where the replay benchmark says horizon
+# wins, its idle-miss ratio must not be worse than both menu's and teo's.
+test_compare_misses() {
+	h=$(miss_ratio horizon) m=$(miss_ratio menu) t=$(miss_ratio teo)
+	cpuidle_set_governor "$initial"
+	echo "# idle misses, periodic 1 ms timer on CPU $(($(nproc) - 1))" \
+		"(state:usage/above/below):"
+	echo "#   horizon $h"
+	echo "#   menu $m"
+	echo "#   teo $t"
+	h=${h%% *} m=${m%% *} t=${t%% *}
+	if awk -v h="$h" -v m="$m" -v t="$t" 'BEGIN { exit !(h <= m || h <= t) }'; then
+		ktap_result OK "compare_idle_misses"
+	else
+		ktap_result FAIL "compare_idle_misses" "horizon $h%, menu $m%, teo $t%"
 	fi
 }
 

@@ -66,14 +66,16 @@ cpuidle_states() {
 	ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* 2>/dev/null
 }
 
-# cpuidle_counters: "state name usage time above below" per state, each
-# counter summed over every online CPU.
+# cpuidle_counters [CPU]: "state name usage time above below" per state,
+# each counter summed over every online CPU, or of CPU alone.
 cpuidle_counters() {
+	cpus=/sys/devices/system/cpu/cpu[0-9]*
+	[ -z "${1:-}" ] || cpus=/sys/devices/system/cpu/cpu$1
 	for sdir in $(cpuidle_states); do
 		st=${sdir##*/}
 		name=$(cat "$sdir/name")
 		usage=0 time=0 above=0 below=0
-		for cdir in /sys/devices/system/cpu/cpu[0-9]*; do
+		for cdir in $cpus; do
 			d=$cdir/cpuidle/$st
 			[ -r "$d/usage" ] || continue
 			usage=$((usage + $(cat "$d/usage")))

@@ -2,15 +2,23 @@
 /*
  * Idle/wakeup workloads for the cpuidle selftests.
  *
- *   cpuidle_load timer PERIOD_US MSECS   periodic timer wakeups
+ *   cpuidle_load timer PERIOD_US MSECS   periodic timer wakeups (on the CPU
+ *                                        given by CPUIDLE_LOAD_CPU, if set)
  *   cpuidle_load pingpong MSECS          pipe ping-pong between two CPUs
  *   cpuidle_load burst MSECS             bursts of short sleeps, then long
  *   cpuidle_load mix MSECS               the three above, one third each
+ *   cpuidle_load qos US MSECS            mix while holding a PM QoS CPU
+ *                                        latency limit of US microseconds;
+ *                                        prints "deeper_entries N", the
+ *                                        entries into states with a larger
+ *                                        exit latency while it was held
  *
  * Exits 0 after the given time, 2 on bad arguments, 1 on a system error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -133,11 +141,86 @@ static int run_pingpong(long msecs)
 	return 0;
 }
 
+static int run_mix(long msecs)
+{
+	run_timer(1000, msecs / 3);
+	if (run_pingpong(msecs / 3))
+		return 1;
+	run_burst(msecs / 3);
+	return 0;
+}
+
+static long long read_ll(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* Entries, over all CPUs, into states whose exit latency exceeds @us. */
+static long long deeper_entries(long us)
+{
+	const char *base = "/sys/devices/system/cpu";
+	long long sum = 0, lat, usage;
+	char path[128];
+	int cpu, st;
+
+	for (cpu = 0; cpu < 1024; cpu++) {
+		for (st = 0; st < 10; st++) {
+			snprintf(path, sizeof(path), "%s/cpu%d/cpuidle/state%d/latency",
+				 base, cpu, st);
+			lat = read_ll(path);
+			if (lat < 0)
+				break;
+			if (lat <= us)
+				continue;
+			snprintf(path, sizeof(path), "%s/cpu%d/cpuidle/state%d/usage",
+				 base, cpu, st);
+			usage = read_ll(path);
+			if (usage > 0)
+				sum += usage;
+		}
+	}
+	return sum;
+}
+
+/* Hold a CPU latency request while the mix runs; it ends with the close. */
+static int run_qos(long us, long msecs)
+{
+	long long before;
+	int32_t val = us;
+	int fd, ret;
+
+	fd = open("/dev/cpu_dma_latency", O_WRONLY);
+	if (fd < 0) {
+		perror("/dev/cpu_dma_latency");
+		return 1;
+	}
+	if (write(fd, &val, sizeof(val)) != sizeof(val)) {
+		perror("write /dev/cpu_dma_latency");
+		close(fd);
+		return 1;
+	}
+	/* Let CPUs already in deeper states wake up and be counted. */
+	sleep_us(50000);
+	before = deeper_entries(us);
+	ret = run_mix(msecs);
+	printf("deeper_entries %lld\n", deeper_entries(us) - before);
+	close(fd);
+	return ret;
+}
+
 static int bad_args(const char *prog)
 {
-	fprintf(stderr,
-		"usage: %s timer PERIOD_US MSECS | pingpong MSECS | burst MSECS | mix MSECS\n",
+	fprintf(stderr, "usage: %s timer PERIOD_US MSECS | qos US MSECS |\n",
 		prog);
+	fprintf(stderr, "       pingpong MSECS | burst MSECS | mix MSECS\n");
 	return 2;
 }
 
@@ -145,10 +228,24 @@ int main(int argc, char **argv)
 {
 	long period, msecs;
 
+	if (argc == 4 && !strcmp(argv[1], "qos")) {
+		if (parse_long(argv[2], 0, INT32_MAX, &period) ||
+		    parse_long(argv[3], 1, INT_MAX, &msecs))
+			return bad_args(argv[0]);
+		return run_qos(period, msecs);
+	}
 	if (argc == 4 && !strcmp(argv[1], "timer")) {
+		const char *cpu = getenv("CPUIDLE_LOAD_CPU");
+		long c;
+
 		if (parse_long(argv[2], 1, 10000000, &period) ||
 		    parse_long(argv[3], 1, INT_MAX, &msecs))
 			return bad_args(argv[0]);
+		if (cpu) {
+			if (parse_long(cpu, 0, CPU_SETSIZE - 1, &c))
+				return bad_args(argv[0]);
+			pin(c);
+		}
 		run_timer(period, msecs);
 		return 0;
 	}
@@ -160,12 +257,7 @@ int main(int argc, char **argv)
 		run_burst(msecs);
 		return 0;
 	}
-	if (!strcmp(argv[1], "mix")) {
-		run_timer(1000, msecs / 3);
-		if (run_pingpong(msecs / 3))
-			return 1;
-		run_burst(msecs / 3);
-		return 0;
-	}
+	if (!strcmp(argv[1], "mix"))
+		return run_mix(msecs);
 	return bad_args(argv[0]);
 }
