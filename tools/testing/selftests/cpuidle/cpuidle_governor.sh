@@ -91,17 +91,21 @@ sum_usage() {
 	cpuidle_counters | awk '{ s += $3 } END { print s + 0 }'
 }
 
+sum_time() {
+	cpuidle_counters | awk '{ s += $4 } END { print s + 0 }'
+}
+
 test_horizon_usage() {
 	cpuidle_set_governor horizon
-	before=$(sum_usage)
+	before=$(sum_usage) tbefore=$(sum_time)
 	"$LOAD" mix 600 >/dev/null
-	after=$(sum_usage)
+	after=$(sum_usage) tafter=$(sum_time)
 	cpuidle_set_governor "$initial"
-	if [ "$after" -gt "$before" ]; then
+	if [ "$after" -gt "$before" ] && [ "$tafter" -gt "$tbefore" ]; then
 		ktap_result OK "horizon_enters_states"
 	else
 		ktap_result FAIL "horizon_enters_states" \
-			"usage $before -> $after"
+			"usage $before -> $after, time $tbefore -> $tafter"
 	fi
 }
 
