@@ -313,8 +313,13 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 			est->seen_ns = hi_ns;
 		rel_ns = ((s64)data->intercept_mean[i] << HORIZON_UNIT_SHIFT) -
 			 spent_ns;
-		/* Intercepts of the first bin that came earlier are past. */
-		if (weight && rel_ns > 0) {
+		/*
+		 * The spell has outlasted the mean of its own bin: the bin's
+		 * intercepts still to come are spread over the rest of it.
+		 */
+		if (rel_ns <= 0)
+			rel_ns = hi_ns / 2;
+		if (weight) {
 			u64 prob;
 
 			if (rel_ns >= limit_ns)

@@ -135,6 +135,14 @@ def summarise(rows, cost):
             cells.append('%9.1f%%' % (100 * sum(int(r['above']) + int(r['below'])
                                                  for r in rs) / ent))
         lines.append('%-16s' % t + ''.join(cells))
+    if {'horizon', 'menu', 'teo'} <= set(govs):
+        worst = max(
+            (geomean([float(r['ratio_a']) for r in by['horizon'] if r['trace'] == t]) /
+             min(geomean([float(r['ratio_a']) for r in by[g] if r['trace'] == t])
+                 for g in ('menu', 'teo')) - 1, t) for t in traces)
+        lines.append('')
+        lines.append('horizon against the better of menu and teo, worst family: %+.2f%% (%s)'
+                     % (100 * worst[0], worst[1]))
     return '\n'.join(lines) + '\n'
 
 
