@@ -19,19 +19,25 @@ applied=$(cat "$src/.git/horizon-applied")
 pass=0 fail=0
 phase "checkpatch --strict and kernel-doc"
 
+# report NAME OUTPUT: a check passed if it said nothing.
+report() {
+	if [ -z "$2" ]; then
+		pass=$((pass + 1))
+		echo "  ok $1"
+	else
+		fail=$((fail + 1))
+		echo "  not ok $1"
+		echo "$2" | sed '/^$/d; s/^/    /'
+	fi
+}
+
 # check NAME CHECKPATCH-ARGS...: run checkpatch on what the arguments name.
 check() {
 	local name=$1 out
 	shift
-	if out=$("$cp" --strict --no-signoff --quiet --show-types "$@" 2>&1) &&
-	   [ -z "$out" ]; then
-		pass=$((pass + 1))
-		echo "  ok $name"
-	else
-		fail=$((fail + 1))
-		echo "  not ok $name"
-		echo "$out" | sed '/^$/d; s/^/    /'
-	fi
+	out=$("$cp" --strict --no-signoff --quiet --show-types "$@" 2>&1) ||
+		[ -n "$out" ] || out="checkpatch.pl failed"
+	report "$name" "$out"
 }
 
 cd "$src"
@@ -56,14 +62,7 @@ for f in $(git diff-tree -r --name-only base "$applied" -- '*.c' '*.h'); do
 		out=$(comm -23 <(echo "$out") <(kdoc "$tmp/base.${f##*.}" |
 			sed "s|$tmp/base.${f##*.}|$f|"))
 	fi
-	if [ -z "$out" ]; then
-		pass=$((pass + 1))
-		echo "  ok kernel-doc $f"
-	else
-		fail=$((fail + 1))
-		echo "  not ok kernel-doc $f"
-		echo "$out" | sed 's/^/    /'
-	fi
+	report "kernel-doc $f" "$out"
 done
 for f in "$infra"/*.sh "$infra"/acpi/*.sh "$infra"/guest/*; do
 	check "infra/${f#"$infra"/}" --no-tree -f "$f"
