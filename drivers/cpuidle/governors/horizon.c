@@ -237,8 +237,12 @@ static void horizon_update(struct cpuidle_driver *drv,
 	if (dev->last_state_idx >= 0)
 		latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
 
+	/*
+	 * The polling limit ends the period whatever the sleep length says
+	 * (it can be negative, with an expired timer not yet handled).
+	 */
 	by_timer = measured_ns + latency_ns >= data->sleep_length_ns;
-	if (!by_timer && (data->poll_limit || data->tick_wakeup)) {
+	if (data->poll_limit || (!by_timer && data->tick_wakeup)) {
 		/* A safety net fired: the idle spell goes on. */
 		data->spell_ns = min(data->spell_ns + measured_ns,
 				     HORIZON_CHAIN_MAX_NS);
@@ -313,12 +317,24 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 			est->seen_ns = hi_ns;
 		rel_ns = ((s64)data->intercept_mean[i] << HORIZON_UNIT_SHIFT) -
 			 spent_ns;
-		/*
-		 * The spell has outlasted the mean of its own bin: the bin's
-		 * intercepts still to come are spread over the rest of it.
-		 */
-		if (rel_ns <= 0)
-			rel_ns = hi_ns / 2;
+		if (weight && rel_ns <= 0) {
+			/*
+			 * The spell has outlasted the mean of its own bin.
+			 * Taking the bin's intercepts as spread evenly around
+			 * their mean, those still to come are the fraction
+			 * beyond the time spent; the others are past.
+			 */
+			s64 span_ns = rel_ns + spent_ns - horizon_bin_start_ns(i);
+			s64 left_ns = rel_ns + span_ns;
+			u32 left = 0;
+
+			if (left_ns > 0 && span_ns > 0)
+				left = div64_u64((u64)weight * left_ns, 2 * span_ns);
+			at_risk -= weight - left;
+			seen -= weight - left;
+			weight = left;
+			rel_ns = left_ns / 2;
+		}
 		if (weight) {
 			u64 prob;
 
@@ -422,6 +438,7 @@ static int horizon_find_state(struct cpuidle_driver *drv,
  * horizon_finish - Select the state for an expected idle duration.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
+ * @data: Statistics of the CPU.
  * @expected_ns: Expected idle duration.
  * @latency_req: PM QoS exit latency limit, in nanoseconds.
  * @stop_tick: Cleared if the selected state polls.
@@ -429,15 +446,30 @@ static int horizon_find_state(struct cpuidle_driver *drv,
  * Return: the index of the selected state.
  */
 static int horizon_finish(struct cpuidle_driver *drv,
-			  struct cpuidle_device *dev, s64 expected_ns,
+			  struct cpuidle_device *dev,
+			  const struct horizon_cpu *data, s64 expected_ns,
 			  s64 latency_req, bool *stop_tick)
 {
 	int idx = horizon_find_state(drv, dev, expected_ns, latency_req);
+	s64 limit_ns;
+
+	if (!(drv->states[idx].flags & CPUIDLE_FLAG_POLLING))
+		return idx;
 
 	/* The tick bounds the time spent polling. */
-	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
-		*stop_tick = false;
-	return idx;
+	*stop_tick = false;
+	if (!data->poll_limit)
+		return idx;
+
+	/*
+	 * The CPU has polled as long as polling pays: rather than poll again,
+	 * take the deepest state that fits in the time already spent idle
+	 * and, unless it is overdue, before the next timer.
+	 */
+	limit_ns = data->spell_ns;
+	if (data->sleep_length_ns > 0)
+		limit_ns = min(limit_ns, data->sleep_length_ns);
+	return horizon_find_state(drv, dev, limit_ns, latency_req);
 }
 
 /**
@@ -472,8 +504,9 @@ static int horizon_select(struct cpuidle_driver *drv,
 		data->sleep_length_ns = KTIME_MAX;
 		*stop_tick = false;
 		horizon_estimate(data, 0, RESIDENCY_THRESHOLD_NS, &est);
-		return horizon_finish(drv, dev, horizon_expected_ns(&est, false),
-				      latency_req, stop_tick);
+		expected_ns = horizon_expected_ns(&est, false);
+		return horizon_finish(drv, dev, data, expected_ns, latency_req,
+				      stop_tick);
 	}
 
 	/* Step 3: the tick stopped, or an expected idle beyond the tick. */
@@ -482,7 +515,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 	horizon_estimate(data, data->spell_ns, sleep_ns, &est);
 	expected_ns = horizon_expected_ns(&est, true);
 	if (tick_stopped || expected_ns >= TICK_NSEC)
-		return horizon_finish(drv, dev, expected_ns, latency_req,
+		return horizon_finish(drv, dev, data, expected_ns, latency_req,
 				      stop_tick);
 
 	/* Step 4: keep the tick, which bounds the idle period... */
@@ -499,13 +532,14 @@ static int horizon_select(struct cpuidle_driver *drv,
 		 */
 		if (sleep_ns - delta_tick_ns <= TICK_NSEC &&
 		    2 * tick_est.survival >= HORIZON_ONE)
-			return horizon_finish(drv, dev, expected_ns,
+			return horizon_finish(drv, dev, data, expected_ns,
 					      latency_req, stop_tick);
 		est = tick_est;
 	}
 	*stop_tick = false;
-	return horizon_finish(drv, dev, horizon_expected_ns(&est, false),
-			      latency_req, stop_tick);
+	expected_ns = horizon_expected_ns(&est, false);
+	return horizon_finish(drv, dev, data, expected_ns, latency_req,
+			      stop_tick);
 }
 
 /**

@@ -408,6 +408,26 @@ static void horizon_test_poll_flag_consumed(struct kunit *test)
 			(u32)HORIZON_WEIGHT);
 }
 
+/*
+ * With an overdue timer (negative sleep length) the expectation is 0, yet
+ * a polling state that hit its limit is not entered again.
+ */
+static void horizon_test_no_repoll(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	KUNIT_EXPECT_EQ(test, horizon_test_idle(test, -US(10), US(25), false,
+						&stop_tick), 0);
+	env->dev.poll_time_limit = true;
+	horizon_reflect(&env->dev, 0);
+	/* 25 us spent idle: C1E (20 us) fits, C6 (200 us) does not. */
+	env->sleep_length_ns = -US(10);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
 static void horizon_test_measured_beyond_sleep(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
@@ -606,6 +626,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_already_stopped),
 	KUNIT_CASE(horizon_test_tick_wakeup_continues),
 	KUNIT_CASE(horizon_test_poll_flag_consumed),
+	KUNIT_CASE(horizon_test_no_repoll),
 	KUNIT_CASE(horizon_test_measured_beyond_sleep),
 	KUNIT_CASE(horizon_test_skips_query),
 	KUNIT_CASE(horizon_test_enable_resets),
