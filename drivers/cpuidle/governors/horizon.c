@@ -68,7 +68,9 @@
  *    the time over, so the next selection goes deeper.
  *
  * Every selection respects the PM QoS latency limit and skips disabled
- * states; a polling state never runs with the tick stopped.
+ * states; a polling state never runs with the tick stopped, and is not
+ * entered again right after its time limit ended an idle period: the
+ * deepest state that fits in the time already spent idle is used instead.
  */
 
 #include <linux/bitops.h>
@@ -238,8 +240,9 @@ static void horizon_update(struct cpuidle_driver *drv,
 		latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
 
 	/*
-	 * The polling limit ends the period whatever the sleep length says
-	 * (it can be negative, with an expired timer not yet handled).
+	 * A polling-limit wakeup continues the spell whatever the sleep
+	 * length says (it can be negative, with an expired timer not yet
+	 * handled).
 	 */
 	by_timer = measured_ns + latency_ns >= data->sleep_length_ns;
 	if (data->poll_limit || (!by_timer && data->tick_wakeup)) {
