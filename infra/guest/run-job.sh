@@ -29,8 +29,6 @@ for gov in horizon menu teo; do
 	cpuidle_counters >/tmp/before
 	$LOAD mix "$MSECS" || rc=1
 	cpuidle_counters >/tmp/after
-	paste -d ' ' /tmp/before /tmp/after | awk -v g="$gov" '{
-		printf "HZ-ROW %s %s %s %d %d %d %d\n", g, $1, $2,
-			$9 - $3, $10 - $4, $11 - $5, $12 - $6 }'
+	cpuidle_delta /tmp/before /tmp/after | sed "s/^/HZ-ROW $gov /"
 done
 exit $rc

@@ -98,7 +98,7 @@
 /* Step 2: skip the query if this many sixteenths of the weight are short. */
 #define HORIZON_SHORT_16THS	15
 /* An idle spell carried over safety-net wakeups is capped at this. */
-#define HORIZON_CHAIN_MAX_NS	((s64)NSEC_PER_SEC)
+#define HORIZON_SPELL_MAX_NS	((s64)NSEC_PER_SEC)
 /* Bins with less weight than this (decay residues) count as unseen. */
 #define HORIZON_MIN_SEEN	(HORIZON_WEIGHT / 8)
 /* Expectations are computed up to 2^40 ns (18 min): no overflow in u64. */
@@ -248,7 +248,7 @@ static void horizon_update(struct cpuidle_driver *drv,
 	if (data->poll_limit || (!by_timer && data->tick_wakeup)) {
 		/* A safety net fired: the idle spell goes on. */
 		data->spell_ns = min(data->spell_ns + measured_ns,
-				     HORIZON_CHAIN_MAX_NS);
+				     HORIZON_SPELL_MAX_NS);
 		return;
 	}
 

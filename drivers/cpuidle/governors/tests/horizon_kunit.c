@@ -572,7 +572,7 @@ static void horizon_test_check_bounds(struct kunit *test)
 	int i;
 
 	KUNIT_EXPECT_LE(test, data->total, max_weight);
-	KUNIT_EXPECT_LE(test, data->spell_ns, HORIZON_CHAIN_MAX_NS);
+	KUNIT_EXPECT_LE(test, data->spell_ns, HORIZON_SPELL_MAX_NS);
 	KUNIT_EXPECT_GE(test, data->spell_ns, 0LL);
 	for (i = 0; i < HORIZON_BINS - 1; i++)
 		KUNIT_EXPECT_LT(test, data->intercept_mean[i], 2U << i);

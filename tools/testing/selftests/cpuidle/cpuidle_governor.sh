@@ -235,9 +235,8 @@ miss_ratio() {
 	cpuidle_counters $cpu >/tmp/cpuidle_before
 	CPUIDLE_LOAD_CPU=$cpu "$LOAD" timer 1000 3000 >/dev/null
 	cpuidle_counters $cpu >/tmp/cpuidle_after
-	paste -d ' ' /tmp/cpuidle_before /tmp/cpuidle_after | awk '
-		{ u += $9 - $3; m += $11 - $5 + $12 - $6
-		  s = s sprintf(" %s:%d/%d/%d", $2, $9 - $3, $11 - $5, $12 - $6) }
+	cpuidle_delta /tmp/cpuidle_before /tmp/cpuidle_after | awk '
+		{ u += $3; m += $5 + $6; s = s sprintf(" %s:%d/%d/%d", $2, $3, $5, $6) }
 		END { printf "%.2f%s\n", u ? 100 * m / u : 0, s }'
 }
 

@@ -86,3 +86,11 @@ cpuidle_counters() {
 		echo "$st $name $usage $time $above $below"
 	done
 }
+
+# cpuidle_delta BEFORE AFTER: "state name usage time above below" per state,
+# the growth of each counter between two cpuidle_counters outputs.
+cpuidle_delta() {
+	paste -d ' ' "$1" "$2" | awk '{
+		printf "%s %s %d %d %d %d\n", $1, $2,
+			$9 - $3, $10 - $4, $11 - $5, $12 - $6 }'
+}
