@@ -57,9 +57,15 @@
  *    the tick and select for those short wakeups.
  *
  * 3. Query the sleep length.  Compute the expected idle duration up to it,
- *    given the time already spent idle in this spell.  If the tick is
- *    stopped already, or the expected idle duration is at least a tick
- *    period, select the state for it and let the tick be stopped.
+ *    given the time already spent idle in this spell.  If it is at least a
+ *    tick period, select the state for it and let the tick be stopped.  If
+ *    the tick is stopped already, there is no tick to end a too shallow
+ *    state: ask the idle loop for a safety net instead, a wakeup after
+ *    twice the longest idle duration learned (at most a tick period), and
+ *    select for the expected idle duration up to the net.  If the net
+ *    fires, step 1 carries the time over as for the tick.  The safety_net
+ *    module parameter turns this off: the state is then selected for the
+ *    expected idle duration up to the sleep length.
  *
  * 4. Otherwise keep the tick, which ends the idle period at the next tick
  *    at the latest, and select the state for the expected idle duration up
@@ -77,6 +83,7 @@
 #include <linux/cpuidle.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/tick.h>
 
@@ -103,6 +110,13 @@
 #define HORIZON_MIN_SEEN	(HORIZON_WEIGHT / 8)
 /* Expectations are computed up to 2^40 ns (18 min): no overflow in u64. */
 #define HORIZON_LIMIT_MAX_NS	((s64)1 << 40)
+/* The shortest safety net worth a wakeup. */
+#define HORIZON_NET_MIN_NS	RESIDENCY_THRESHOLD_NS
+
+static bool safety_net = true;
+module_param(safety_net, bool, 0644);
+MODULE_PARM_DESC(safety_net,
+		 "Safety-net wakeup for short predictions with the tick stopped (default: Y)");
 
 /**
  * struct horizon_cpu - Per-CPU statistics of the horizon governor.
@@ -395,6 +409,27 @@ static bool horizon_mostly_short(const struct horizon_cpu *data, s64 short_ns)
 }
 
 /**
+ * horizon_net_ns - Size the safety net for a short prediction.
+ * @seen_ns: End of the last bin holding observations, from now.
+ * @sleep_ns: Sleep length.
+ *
+ * With the tick stopped, a net of the governor's own replaces it: if no
+ * intercept has come by twice the end of what was observed, the idle spell
+ * is longer than anything learned, and the CPU should be asked again.  The
+ * net is never longer than the tick period (the net the tick would have
+ * been) nor shorter than HORIZON_NET_MIN_NS.
+ *
+ * Return: the safety net in nanoseconds, or 0 if the next timer comes
+ * first and no net is needed.
+ */
+static u64 horizon_net_ns(s64 seen_ns, s64 sleep_ns)
+{
+	s64 net_ns = clamp_t(s64, 2 * seen_ns, HORIZON_NET_MIN_NS, TICK_NSEC);
+
+	return net_ns < sleep_ns ? net_ns : 0;
+}
+
+/**
  * horizon_find_state - Find the deepest state fitting in a duration.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
@@ -476,6 +511,51 @@ static int horizon_finish(struct cpuidle_driver *drv,
 }
 
 /**
+ * horizon_select_stopped - Select for a short prediction, tick stopped.
+ * @drv: cpuidle driver of the CPU.
+ * @dev: cpuidle device of the CPU.
+ * @data: Statistics of the CPU.
+ * @est: Estimate up to the sleep length.
+ * @expected_ns: Expected idle duration up to the sleep length.
+ * @latency_req: PM QoS exit latency limit, in nanoseconds.
+ * @stop_tick: Cleared if the selected state polls.
+ *
+ * Step 3 with the tick stopped and a short expected idle duration.  Without
+ * a safety net, select for the expected idle duration up to the sleep
+ * length, as nothing will wake the CPU before the next timer.  With one,
+ * select for the expected idle duration up to the net, and ask for the net
+ * unless the selected state polls (its time limit bounds it) or no deeper
+ * state would fit before the next timer anyway.
+ *
+ * Return: the index of the selected state.
+ */
+static int horizon_select_stopped(struct cpuidle_driver *drv,
+				  struct cpuidle_device *dev,
+				  const struct horizon_cpu *data,
+				  const struct horizon_estimate *est,
+				  s64 expected_ns, s64 latency_req,
+				  bool *stop_tick)
+{
+	struct horizon_estimate net_est;
+	u64 net_ns = 0;
+	int idx;
+
+	if (READ_ONCE(safety_net))
+		net_ns = horizon_net_ns(est->seen_ns, est->limit_ns);
+	if (!net_ns)
+		return horizon_finish(drv, dev, data, expected_ns, latency_req,
+				      stop_tick);
+
+	horizon_estimate(data, data->spell_ns, net_ns, &net_est);
+	idx = horizon_finish(drv, dev, data, horizon_expected_ns(&net_est, true),
+			     latency_req, stop_tick);
+	if (!(drv->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
+	    horizon_find_state(drv, dev, est->limit_ns, latency_req) > idx)
+		dev->safety_net_ns = net_ns;
+	return idx;
+}
+
+/**
  * horizon_select - Select the idle state to enter.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
@@ -499,6 +579,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 		horizon_update(drv, dev, data);
 		data->needs_update = false;
 	}
+	dev->safety_net_ns = 0;
 
 	/* Step 2: frequent short wakeups need no timer information. */
 	if (!tick_stopped && !data->spell_ns &&
@@ -512,14 +593,17 @@ static int horizon_select(struct cpuidle_driver *drv,
 				      stop_tick);
 	}
 
-	/* Step 3: the tick stopped, or an expected idle beyond the tick. */
+	/* Step 3: an expected idle beyond the tick, or the tick stopped. */
 	sleep_ns = horizon_sleep_length(&delta_tick_ns);
 	data->sleep_length_ns = sleep_ns;
 	horizon_estimate(data, data->spell_ns, sleep_ns, &est);
 	expected_ns = horizon_expected_ns(&est, true);
-	if (tick_stopped || expected_ns >= TICK_NSEC)
+	if (expected_ns >= TICK_NSEC)
 		return horizon_finish(drv, dev, data, expected_ns, latency_req,
 				      stop_tick);
+	if (tick_stopped)
+		return horizon_select_stopped(drv, dev, data, &est, expected_ns,
+					      latency_req, stop_tick);
 
 	/* Step 4: keep the tick, which bounds the idle period... */
 	if (delta_tick_ns < sleep_ns) {

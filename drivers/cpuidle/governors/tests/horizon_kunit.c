@@ -359,10 +359,87 @@ static void horizon_test_already_stopped(struct kunit *test)
 	/* Nothing learned: trust the timer. */
 	env->sleep_length_ns = US(10000);
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 	/* Wakeups always at 30 us: the expected cost says C1E. */
 	for (i = 0; i < 50; i++)
 		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+}
+
+/* Bin 4 holds the 30 us wakeups; it ends at 32 time units. */
+#define HORIZON_TEST_NET_NS	(2 * (32LL << HORIZON_UNIT_SHIFT))
+
+static void horizon_test_net_armed(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	env->tick_stopped = true;
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+
+	/* Short prediction, tick stopped: C1E and a net. */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, HORIZON_TEST_NET_NS);
+
+	/* The net fires: the spell goes on, and the CPU goes deep. */
+	env->dev.last_residency_ns = env->dev.safety_net_ns;
+	env->got_tick = true;
+	horizon_reflect(&env->dev, 2);
+	env->got_tick = false;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+	KUNIT_EXPECT_EQ(test, horizon_test_data()->spell_ns, HORIZON_TEST_NET_NS);
+}
+
+static void horizon_test_net_not_needed(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	env->tick_stopped = true;
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+
+	/* The timer comes before the net would. */
+	env->sleep_length_ns = HORIZON_TEST_NET_NS;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+
+	/* No deeper state fits before the timer. */
+	env->sleep_length_ns = US(150);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+
+	/* The tick runs: it is the net. */
+	env->dev.safety_net_ns = 1;
+	env->tick_stopped = false;
+	env->sleep_length_ns = US(10000);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+}
+
+static void horizon_test_net_off(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	env->tick_stopped = true;
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+
+	WRITE_ONCE(safety_net, false);
+	i = horizon_test_select(test, &stop_tick);
+	WRITE_ONCE(safety_net, true);
+	KUNIT_EXPECT_EQ(test, i, 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
 
 static void horizon_test_tick_wakeup_continues(struct kunit *test)
@@ -562,6 +639,18 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 		KUNIT_EXPECT_GE(test, env->sleep_length_ns, (s64)TICK_NSEC);
 	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
 		KUNIT_EXPECT_FALSE(test, stop_tick);
+
+	/* A safety net only with the tick stopped, and before the timer. */
+	if (env->dev.safety_net_ns) {
+		KUNIT_EXPECT_TRUE(test, env->tick_stopped);
+		KUNIT_EXPECT_FALSE(test, drv->states[idx].flags &
+				   CPUIDLE_FLAG_POLLING);
+		KUNIT_EXPECT_GE(test, env->dev.safety_net_ns,
+				(u64)HORIZON_NET_MIN_NS);
+		KUNIT_EXPECT_LE(test, env->dev.safety_net_ns, (u64)TICK_NSEC);
+		KUNIT_EXPECT_LT(test, (s64)env->dev.safety_net_ns,
+				env->sleep_length_ns);
+	}
 }
 
 /* The statistics stay within their bounds, whatever the input. */
@@ -624,6 +713,9 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_burst_then_long),
 	KUNIT_CASE(horizon_test_repeating_interval),
 	KUNIT_CASE(horizon_test_already_stopped),
+	KUNIT_CASE(horizon_test_net_armed),
+	KUNIT_CASE(horizon_test_net_not_needed),
+	KUNIT_CASE(horizon_test_net_off),
 	KUNIT_CASE(horizon_test_tick_wakeup_continues),
 	KUNIT_CASE(horizon_test_poll_flag_consumed),
 	KUNIT_CASE(horizon_test_no_repoll),
@@ -640,4 +732,67 @@ static struct kunit_suite horizon_test_suite = {
 	.test_cases = horizon_test_cases,
 };
 
-kunit_test_suite(horizon_test_suite);
+/**
+ * struct horizon_net_case - A safety net sizing or expiry case.
+ * @name: Description of the case.
+ * @a: horizon_net_ns(): seen_ns; tick_nohz_net_expiry(): expires.
+ * @b: horizon_net_ns(): sleep_ns; tick_nohz_net_expiry(): now.
+ * @net_ns: tick_nohz_net_expiry() only: the net.
+ * @want: Expected result.
+ */
+struct horizon_net_case {
+	const char *name;
+	s64 a, b;
+	u64 net_ns;
+	s64 want;
+};
+
+static const struct horizon_net_case horizon_net_size_cases[] = {
+	{ "nothing seen: the minimum", 0, US(10000), 0, HORIZON_NET_MIN_NS },
+	{ "twice what was seen", US(100), US(10000), 0, US(200) },
+	{ "never beyond the tick", 10 * TICK_NSEC, KTIME_MAX, 0, TICK_NSEC },
+	{ "timer first: no net", US(100), US(200), 0, 0 },
+	{ "overdue timer: no net", US(100), -US(5), 0, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_net_size, horizon_net_size_cases, name);
+
+static void horizon_test_net_size(struct kunit *test)
+{
+	const struct horizon_net_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, horizon_net_ns(c->a, c->b), (u64)c->want);
+}
+
+static const struct horizon_net_case horizon_net_expiry_cases[] = {
+	{ "no net", 5000, 1000, 0, 5000 },
+	{ "net first", 5000, 1000, 1000, 2000 },
+	{ "net at the timer", 5000, 1000, 4000, 5000 },
+	{ "timer first", 5000, 1000, 9000, 5000 },
+	{ "overdue timer", 500, 1000, 100, 500 },
+	{ "no timer at all", KTIME_MAX, 1000, 100, 1100 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_net_expiry, horizon_net_expiry_cases, name);
+
+static void horizon_test_net_expiry(struct kunit *test)
+{
+	const struct horizon_net_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, tick_nohz_net_expiry(c->a, c->b, c->net_ns),
+			(u64)c->want);
+}
+
+static struct kunit_case horizon_net_test_cases[] = {
+	KUNIT_CASE_PARAM(horizon_test_net_size, horizon_net_size_gen_params),
+	KUNIT_CASE_PARAM(horizon_test_net_expiry,
+			 horizon_net_expiry_gen_params),
+	{}
+};
+
+static struct kunit_suite horizon_net_test_suite = {
+	.name = "horizon_safety_net",
+	.test_cases = horizon_net_test_cases,
+};
+
+kunit_test_suites(&horizon_test_suite, &horizon_net_test_suite);

@@ -7,6 +7,7 @@
 #ifndef REPLAY_KERNEL_H
 #define REPLAY_KERNEL_H
 
+#include <assert.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,6 +42,8 @@ typedef s64 ktime_t;
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define WARN_ON(c)	replay_warn_on(!!(c), __FILE__, __LINE__)
 #define WARN_ON_ONCE(c)	WARN_ON(c)
+#define READ_ONCE(x)	(x)		/* one thread: plain loads */
+#define WRITE_ONCE(x, v) ((x) = (v))
 
 #define min(a, b)	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
 #define max(a, b)	({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
@@ -126,6 +129,7 @@ struct cpuidle_device {
 	u64 last_residency_ns;
 	u64 poll_limit_ns;
 	u64 forced_idle_latency_limit_ns;
+	u64 safety_net_ns;
 	struct cpuidle_state_usage states_usage[CPUIDLE_STATE_MAX];
 };
 
@@ -154,5 +158,18 @@ bool tick_nohz_tick_stopped(void);
 bool tick_nohz_idle_got_tick(void);
 u64 local_clock(void);
 void replay_warn_on(int cond, const char *file, int line);
+void replay_register_param(const char *name, bool *val);
+
+/* Boolean module parameters, set with replay -p NAME=0|1. */
+#define module_param(name, type, perm)					\
+	static_assert(__builtin_types_compatible_p(type, bool),	\
+		      "replay: only bool parameters");			\
+	static void __attribute__((constructor)) replay_param_##name(void) \
+	{								\
+		(void)(perm);						\
+		replay_register_param(#name, &(name));			\
+	}
+#define MODULE_PARM_DESC(name, desc)					\
+	static_assert(sizeof(desc) > 1, "replay: " #name " undescribed")
 
 #endif /* REPLAY_KERNEL_H */
