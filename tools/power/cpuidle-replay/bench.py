@@ -21,7 +21,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HZS = (250, 1000)
-GOVERNORS = ('menu', 'teo', 'horizon')
+GOVERNORS = ('menu', 'teo', 'horizon', 'horizon-nonet')
+# Rows run with module parameters set: name -> (governor, replay options).
+VARIANTS = {'horizon-nonet': ('horizon', ['-p', 'safety_net=0'])}
 COST_TRACE = 'phases'
 COST_PERIODS = 3000
 
@@ -36,12 +38,19 @@ def run_matrix(bindir, tracedir):
         exe = os.path.join(bindir, 'replay-hz%d' % hz)
         for tb in tables:
             for tr in traces:
-                out = subprocess.run([exe, tb, tr], check=True, capture_output=True,
-                                     text=True).stdout
-                for r in csv.DictReader(out.splitlines()):
-                    r['trace'] = os.path.basename(tr)[:-len('.trace')]
-                    r['table'] = os.path.basename(tb)[:-len('.tbl')]
-                    rows.append(r)
+                runs = [(None, [])] + [(name, ['-g', gov] + opts)
+                                       for name, (gov, opts) in VARIANTS.items()]
+                for name, opts in runs:
+                    out = subprocess.run([exe] + opts + [tb, tr], check=True,
+                                         capture_output=True, text=True).stdout
+                    for r in csv.DictReader(out.splitlines()):
+                        if name:
+                            if r['governor'] == 'oracle':
+                                continue
+                            r['governor'] = name
+                        r['trace'] = os.path.basename(tr)[:-len('.trace')]
+                        r['table'] = os.path.basename(tb)[:-len('.tbl')]
+                        rows.append(r)
     return rows
 
 
@@ -61,19 +70,20 @@ def instructions(bindir, tracedir):
                     break
                 o.write(line)
         table = os.path.join(HERE, 'tables', 'intel-client.tbl')
-        for gov in GOVERNORS:
-            out = os.path.join(tmp, 'cg.' + gov)
+        for name in GOVERNORS:
+            gov, opts = VARIANTS.get(name, (name, []))
+            out = os.path.join(tmp, 'cg.' + name)
             res = subprocess.run(
                 ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out,
                  '--collect-atstart=no', '--toggle-collect=replay_select*',
                  '--toggle-collect=replay_reflect*',
-                 os.path.join(bindir, 'replay-hz250'), '-g', gov, table, trace],
+                 os.path.join(bindir, 'replay-hz250'), '-g', gov] + opts + [table, trace],
                 check=True, capture_output=True, text=True)
             entries = next(int(r['entries']) for r in csv.DictReader(res.stdout.splitlines())
                            if r['governor'] == gov)
             with open(out) as f:
                 total = next(int(l.split()[1]) for l in f if l.startswith(('summary:', 'totals:')))
-            cost[gov] = total / entries
+            cost[name] = total / entries
     return cost
 
 
@@ -95,9 +105,9 @@ def summarise(rows, cost):
     lines.append('Energy above the oracle (geometric mean of ratio - 1 over every trace, '
                  'table and HZ), idle misses, exit latency paid on non-timer wakeups, cost')
     lines.append('')
-    lines.append('%-8s %9s %9s %9s %9s %11s %10s %9s %10s' % (
+    lines.append('%-13s %9s %9s %9s %9s %11s %10s %7s %9s %10s' % (
         'governor', 'excess_A', 'excess_B', 'mean_A', 'miss', 'exitlat_us', 'tick_stops',
-        'query/sel', 'instr/sel'))
+        'nets/s', 'query/sel', 'instr/sel'))
     for g in govs:
         rs = by[g]
         ent = sum(int(r['entries']) for r in rs)
@@ -106,25 +116,29 @@ def summarise(rows, cost):
         lat = sum(float(r['exit_latency_mean_ns']) * int(r['irq_wakeups']) for r in rs)
         stops = sum(int(r['tick_stops']) for r in rs)
         queries = sum(int(r['queries']) for r in rs)
-        lines.append('%-8s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %11.1f %10d %9.2f %10s' % (
+        nets = sum(int(r['net_wakeups']) for r in rs)
+        idle_s = sum(int(r['idle_ns']) for r in rs) / 1e9
+        lines.append('%-13s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %11.1f %10d %7.1f %9.2f %10s' % (
             g, 100 * geomean([excess(r, 'a') for r in rs]),
             100 * geomean([excess(r, 'b') for r in rs]),
             100 * sum(excess(r, 'a') for r in rs) / len(rs), 100 * miss,
-            lat / irq / 1000 if irq else 0, stops, queries / ent,
-            '%.0f' % cost[g] if g in cost else 'n/a'))
+            lat / irq / 1000 if irq else 0, stops, nets / idle_s if idle_s else 0,
+            queries / ent, '%.0f' % cost[g] if g in cost else 'n/a'))
     lines.append('')
     lines.append('mean_A: arithmetic mean of ratio - 1 (model A), less swayed than the')
     lines.append('geometric mean by families where a governor is nearly optimal.')
     lines.append('miss: (above + below) / state entries; exitlat_us: mean exit latency of')
     lines.append('the state left on non-timer wakeups; tick_stops: over the whole matrix;')
+    lines.append('nets/s: safety-net wakeups per second of idle time;')
     lines.append('query/sel: sleep-length queries per select(); instr/sel: instructions')
     lines.append('per select() + reflect() (callgrind).')
     lines.append('')
     lines.append('Energy / oracle (model A), geometric mean over tables and HZ, per trace family')
     lines.append('')
     traces = sorted({r['trace'] for r in rows})
-    lines.append('%-16s' % 'family' + ''.join('%10s' % g for g in govs) +
-                 ''.join('%10s' % ('miss_' + g[:4]) for g in govs))
+    short = {'horizon-nonet': 'nonet'}
+    lines.append('%-16s' % 'family' + ''.join('%10s' % short.get(g, g) for g in govs) +
+                 ''.join('%10s' % ('miss_' + short.get(g, g)[:4]) for g in govs))
     for t in traces:
         cells = []
         for g in govs:

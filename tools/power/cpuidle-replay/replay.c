@@ -5,10 +5,11 @@
  * drives them, and compare their energy with an oracle that knows the
  * future.
  *
- * Usage: replay [-g GOVERNOR] [-d] TABLE TRACE
+ * Usage: replay [-g GOVERNOR] [-p PARAM=0|1]... [-d] TABLE TRACE
  *
  * Prints one CSV row for the oracle and one per governor (all registered
  * governors, or only -g GOVERNOR); -d prints every decision instead.
+ * -p sets a boolean module parameter of a governor (module_param()).
  * The trace and state table formats are described in README.rst.
  */
 #include <errno.h>
@@ -21,8 +22,10 @@
 
 #define CSV_HEADER	"governor,hz,entries,energy_a_nj,energy_b_nj,ratio_a,ratio_b," \
 			"above,below,miss_ratio,irq_wakeups,exit_latency_mean_ns," \
-			"tick_stops,tick_restarts,tick_wakeups,poll_limits,queries"
+			"tick_stops,tick_restarts,tick_wakeups,poll_limits,queries," \
+			"net_wakeups,idle_ns"
 #define MAX_GOVERNORS	8
+#define MAX_PARAMS	8
 #define MAX_EVENTS	64
 #define MAX_LINE	4096
 #define US		1000LL		/* ns per microsecond */
@@ -83,7 +86,7 @@ struct stats {
 	u64 entries, above, below;
 	u64 irq_wakeups, exit_latency_ns;
 	u64 tick_stops, tick_restarts, tick_wakeups, poll_limits;
-	u64 queries;
+	u64 queries, net_wakeups, idle_ns;
 	s64 energy_nj[NR_MODELS];
 };
 
@@ -96,6 +99,12 @@ static u64 queries;
 
 static struct cpuidle_governor *governors[MAX_GOVERNORS];
 static int nr_governors;
+
+static struct {
+	const char *name;
+	bool *val;
+} params[MAX_PARAMS];
+static int nr_params;
 
 static void fail(const char *fmt, ...)
 {
@@ -115,6 +124,32 @@ int cpuidle_register_governor(struct cpuidle_governor *gov)
 		return -ENOSPC;
 	governors[nr_governors++] = gov;
 	return 0;
+}
+
+void replay_register_param(const char *name, bool *val)
+{
+	if (nr_params == MAX_PARAMS)
+		fail("too many module parameters");
+	params[nr_params].name = name;
+	params[nr_params++].val = val;
+}
+
+/* -p NAME=0|1: set a boolean module parameter. */
+static void set_param(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	int i;
+
+	if (!eq || (strcmp(eq + 1, "0") && strcmp(eq + 1, "1")))
+		fail("-p %s: expected NAME=0 or NAME=1", arg);
+	for (i = 0; i < nr_params; i++) {
+		if (strlen(params[i].name) == (size_t)(eq - arg) &&
+		    !strncmp(params[i].name, arg, eq - arg)) {
+			*params[i].val = eq[1] == '1';
+			return;
+		}
+	}
+	fail("-p %s: no such module parameter", arg);
 }
 
 s64 cpuidle_governor_latency_req(unsigned int cpu)
@@ -516,8 +551,10 @@ static bool dump;
 /*
  * One idle period as kernel/sched/idle.c runs it: select, stop or retain
  * the tick, enter, wake at the first of the next event, the next tick (if
- * running) and the polling limit, reflect; if nothing became runnable,
- * select again with the tick state carried over.
+ * running), the safety net (if the tick is stopped and the governor asked
+ * for one, as tick_nohz_net_expiry() computes it) and the polling limit,
+ * reflect; if nothing became runnable, select again with the tick state
+ * carried over.
  */
 static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 		      struct cpuidle_device *dev, const struct period *p,
@@ -532,6 +569,7 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 	latency_req_ns = p->latency_req_ns;
 	for (;;) {
 		bool stop_tick = true, poll_limit = false, is_tick = false;
+		bool is_net = false;
 		s64 wake;
 		int idx;
 
@@ -566,32 +604,43 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 			wake = next_tick_ns;
 			is_tick = true;
 		}
+		if (tick_stopped && dev->safety_net_ns &&
+		    (u64)(wake - now_ns) > dev->safety_net_ns) {
+			wake = now_ns + dev->safety_net_ns;
+			is_net = true;
+		}
 		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING &&
 		    now_ns + (s64)poll_time_ns(drv, dev) < wake) {
 			wake = now_ns + poll_time_ns(drv, dev);
 			poll_limit = true;
 			is_tick = false;
+			is_net = false;
 		}
 		if (dump)
 			printf("%s cpu%d t=%lld sel=%d stop=%d stopped=%d wake=+%lld%s\n",
 			       gov->name, dev->cpu, (long long)now_ns, idx,
 			       stop_tick, tick_stopped,
 			       (long long)(wake - now_ns),
-			       is_tick ? " tick" : poll_limit ? " poll" : "");
+			       is_tick ? " tick" : is_net ? " net" :
+			       poll_limit ? " poll" : "");
 
 		st->entries++;
 		account(drv, dev, idx, wake - now_ns, st);
 		for (m = 0; m < NR_MODELS; m++)
 			st->energy_nj[m] += state_energy(t, idx, wake - now_ns, m);
-		if (!is_tick && !poll_limit && p->ev[next].kind == EV_IRQ) {
+		if (!is_tick && !is_net && !poll_limit &&
+		    p->ev[next].kind == EV_IRQ) {
 			st->irq_wakeups++;
 			st->exit_latency_ns += drv->states[idx].exit_latency_ns;
 		}
 		st->tick_wakeups += is_tick;
 		st->poll_limits += poll_limit;
+		st->net_wakeups += is_net;
+		st->idle_ns += wake - now_ns;
 
 		now_ns = wake;
-		got_tick = is_tick;
+		/* The safety net fires the tick's timer, as the tick does. */
+		got_tick = is_tick || is_net;
 		/* poll_idle() sets the flag; nothing else touches it. */
 		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
 			dev->poll_time_limit = poll_limit;
@@ -622,12 +671,14 @@ static void print_row(const char *name, const struct stats *st,
 	       (unsigned long long)st->above, (unsigned long long)st->below,
 	       entries ? (double)(st->above + st->below) / entries : 0, irq,
 	       irq ? (double)st->exit_latency_ns / irq : 0);
-	printf("%llu,%llu,%llu,%llu,%llu\n",
+	printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 	       (unsigned long long)st->tick_stops,
 	       (unsigned long long)st->tick_restarts,
 	       (unsigned long long)st->tick_wakeups,
 	       (unsigned long long)st->poll_limits,
-	       (unsigned long long)st->queries);
+	       (unsigned long long)st->queries,
+	       (unsigned long long)st->net_wakeups,
+	       (unsigned long long)st->idle_ns);
 }
 
 static struct cpuidle_device devs[REPLAY_NR_CPUS];
@@ -689,20 +740,23 @@ int main(int argc, char **argv)
 	s64 oracle[NR_MODELS];
 	int opt, i, ran = 0;
 
-	while ((opt = getopt(argc, argv, "g:d")) != -1) {
+	while ((opt = getopt(argc, argv, "g:p:d")) != -1) {
 		switch (opt) {
 		case 'g':
 			only = optarg;
+			break;
+		case 'p':
+			set_param(optarg);
 			break;
 		case 'd':
 			dump = true;
 			break;
 		default:
-			fail("usage: replay [-g GOVERNOR] [-d] TABLE TRACE");
+			fail("usage: replay [-g GOVERNOR] [-p PARAM=0|1]... [-d] TABLE TRACE");
 		}
 	}
 	if (argc - optind != 2)
-		fail("usage: replay [-g GOVERNOR] [-d] TABLE TRACE");
+		fail("usage: replay [-g GOVERNOR] [-p PARAM=0|1]... [-d] TABLE TRACE");
 	read_table(argv[optind], &table);
 	read_trace(argv[optind + 1], &tr);
 

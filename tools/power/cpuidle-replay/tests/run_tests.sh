@@ -14,7 +14,8 @@ n=0 fails=0
 
 TESTS="test_oracle_hand test_oracle_tick test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
-test_poll_limit test_deterministic_traces test_lower_bound"
+test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
+test_params"
 
 result() {
 	n=$((n + 1))
@@ -183,6 +184,55 @@ test_poll_limit() {
 	"$replay" -d -g menu "$top/tables/intel-client.tbl" "$tmp/poll.trace" | head -1 >"$tmp/d"
 	grep -q 'sel=0 .*wake=+20000 poll' "$tmp/d"
 	result $? poll_time_limit
+}
+
+# 10 ms of silence (the tick gets stopped), a burst of 20 quiet interrupts
+# 30 us apart, then silence until a timer at 30 ms: the tick stays stopped
+# through the burst and the silence after it. horizon must ask for
+# safety nets (no longer than a tick, 4 ms at HZ=250), the replay must fire
+# them, and the state after a net must be deeper than the one before; with
+# safety_net=0, and under menu and teo, no net may fire.
+test_safety_net() {
+	local bad=0 i ev=""
+	for i in $(seq 20); do ev="$ev iq$((10000 + 30 * i))"; done
+	for i in $(seq 100); do echo "idle 20$ev t30000"; done >"$tmp/net.trace"
+	"$replay" -d -g horizon "$top/tables/intel-client.tbl" "$tmp/net.trace" >"$tmp/d"
+	awk '{ match($0, /sel=[0-9]+/); sel = substr($0, RSTART + 4, RLENGTH - 4) + 0 }
+	     want { if (sel > prev) deeper++; want = 0 }
+	     $NF == "net" {
+		nets++
+		match($0, /wake=\+[0-9]+/)
+		if (substr($0, RSTART + 6, RLENGTH - 6) + 0 > 4000000) long++
+		prev = sel; want = 1
+	     }
+	     END { if (nets < 50 || long || deeper < nets) {
+			print "# nets " nets + 0 ", beyond a tick " long + 0 \
+				", deeper after " deeper + 0
+			exit 1 } }' "$tmp/d" || bad=1
+	for i in "-g horizon -p safety_net=0" "-g menu" "-g teo"; do
+		# shellcheck disable=SC2086
+		if "$replay" -d $i "$top/tables/intel-client.tbl" "$tmp/net.trace" |
+		   grep -q ' net$'; then
+			echo "# a net fired with $i"
+			bad=1
+		fi
+	done
+	result $bad safety_net_modelled
+}
+
+# -p takes only NAME=0 or NAME=1 of an existing parameter, with a message.
+test_params() {
+	local bad=0 p
+	hand_table
+	echo "idle 10 t1000" >"$tmp/one.trace"
+	for p in bogus=1 safety_net=2 safety_net safety_net=; do
+		if "$replay" -p "$p" "$tmp/hand.tbl" "$tmp/one.trace" >"$tmp/out" 2>"$tmp/err" ||
+		   [ -s "$tmp/out" ] || ! grep -q -- "-p $p:" "$tmp/err"; then
+			echo "# -p $p accepted or unclear: $(cat "$tmp/err")"
+			bad=1
+		fi
+	done
+	result $bad bad_parameters_rejected
 }
 
 test_deterministic_traces() {
