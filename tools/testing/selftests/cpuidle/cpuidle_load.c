@@ -12,6 +12,10 @@
  *                                        prints "deeper_entries N", the
  *                                        entries into states with a larger
  *                                        exit latency while it was held
+ *   cpuidle_load ipiburst CPU MSECS      bursts of interrupts that wake no
+ *                                        task on CPU (cpuid reads through
+ *                                        /dev/cpu/CPU/cpuid, sent from
+ *                                        another CPU), then 20 ms of silence
  *
  * Exits 0 after the given time, 2 on bad arguments, 1 on a system error.
  */
@@ -216,11 +220,54 @@ static int run_qos(long us, long msecs)
 	return ret;
 }
 
+static void spin_us(long us)
+{
+	long long end = now_us() + us;
+
+	while (now_us() < end)
+		;
+}
+
+/*
+ * Every read of /dev/cpu/CPU/cpuid runs CPUID on that CPU through a
+ * function-call IPI, handled in interrupt context: a wakeup that leaves
+ * the target CPU in its idle loop, with the tick still stopped.
+ */
+static int run_ipiburst(long cpu, long msecs)
+{
+	long long end = now_us() + msecs * 1000LL;
+	unsigned char regs[16];
+	char path[64];
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%ld/cpuid", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	pin(cpu ? 0 : 1);
+	while (now_us() < end) {
+		for (i = 0; i < 100; i++) {
+			if (pread(fd, regs, sizeof(regs), 0) != sizeof(regs)) {
+				perror(path);
+				close(fd);
+				return 1;
+			}
+			spin_us(40);
+		}
+		sleep_us(20000);
+	}
+	close(fd);
+	return 0;
+}
+
 static int bad_args(const char *prog)
 {
 	fprintf(stderr, "usage: %s timer PERIOD_US MSECS | qos US MSECS |\n",
 		prog);
-	fprintf(stderr, "       pingpong MSECS | burst MSECS | mix MSECS\n");
+	fprintf(stderr, "       pingpong MSECS | burst MSECS | mix MSECS |\n");
+	fprintf(stderr, "       ipiburst CPU MSECS\n");
 	return 2;
 }
 
@@ -233,6 +280,14 @@ int main(int argc, char **argv)
 		    parse_long(argv[3], 1, INT_MAX, &msecs))
 			return bad_args(argv[0]);
 		return run_qos(period, msecs);
+	}
+	if (argc == 4 && !strcmp(argv[1], "ipiburst")) {
+		long cpu;
+
+		if (parse_long(argv[2], 0, CPU_SETSIZE - 1, &cpu) ||
+		    parse_long(argv[3], 1, INT_MAX, &msecs))
+			return bad_args(argv[0]);
+		return run_ipiburst(cpu, msecs);
 	}
 	if (argc == 4 && !strcmp(argv[1], "timer")) {
 		const char *cpu = getenv("CPUIDLE_LOAD_CPU");
