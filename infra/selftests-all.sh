@@ -14,7 +14,10 @@ for asl in "$infra"/acpi/cst-*.asl; do
 	preset=${asl##*/cst-}
 	preset=${preset%.asl}
 	if HORIZON_PRESET=$preset "$infra/qemu.sh" test; then
-		line=$(grep '^# Totals' "$cache/results/test.out")
+		# One Totals line per test program: add them up.
+		line=$(awk -F'[: ]+' '/^# Totals/ { p += $4; f += $6; s += $8 }
+			END { printf "# Totals: pass:%d fail:%d skip:%d", p, f, s }' \
+			"$cache/results/test.out")
 	else
 		line="guest failed"
 	fi

@@ -11,6 +11,7 @@ KSFT_SKIP=4
 
 ktap_count=0
 ktap_fails=0
+ktap_skips=0
 
 ktap_header() {
 	echo "TAP version 13"
@@ -36,6 +37,7 @@ ktap_result() {
 # ktap_skip NAME REASON
 ktap_skip() {
 	ktap_count=$((ktap_count + 1))
+	ktap_skips=$((ktap_skips + 1))
 	echo "ok $ktap_count $1 # SKIP $2"
 }
 
@@ -46,7 +48,8 @@ ktap_skip_all() {
 }
 
 ktap_finished() {
-	echo "# Totals: pass:$((ktap_count - ktap_fails)) fail:$ktap_fails"
+	echo "# Totals: pass:$((ktap_count - ktap_fails - ktap_skips))" \
+		"fail:$ktap_fails skip:$ktap_skips"
 	[ "$ktap_fails" -eq 0 ] && exit $KSFT_PASS
 	exit $KSFT_FAIL
 }

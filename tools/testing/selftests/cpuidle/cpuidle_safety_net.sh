@@ -80,7 +80,19 @@ trace_ipiburst() {
 	END { print armed + 0, fired + 0, deeper + 0 }' "$TRACING/trace"
 }
 
+# The deepest target residency of the target CPU's states, in us.
+deepest_residency() {
+	cat /sys/devices/system/cpu/cpu"$target"/cpuidle/state*/residency | sort -n | tail -1
+}
+
 test_net_fires() {
+	# The bursts space interrupts by 40 us and more: with no state
+	# deeper than that, there is nothing a net could gain.
+	if [ "$(deepest_residency)" -le 100 ]; then
+		ktap_skip "safety_net_fires" \
+			"no state with a target residency beyond 100 us"
+		return
+	fi
 	set -- $(trace_ipiburst horizon 3000)
 	if [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] &&
 	   [ $((2 * ${3:-0})) -ge "${2:-0}" ]; then
@@ -159,23 +171,25 @@ loc_idle() {
 }
 
 # An idle guest takes some 20-30 local timer interrupts per second in all,
-# from timers, under either governor; rounds of 3 s differ by up to 10%
-# among themselves. horizon passes if, over four alternating rounds each,
-# it takes no more than menu within that noise. A governor keeping the
-# tick on idle CPUs would take HZ per CPU and second: far beyond it.
+# from timers, under either governor; rounds of 3 s of the same governor
+# differ by about 12% (standard deviation; measured 63 to 103 per round
+# with 4 vCPUs). Over six alternating rounds each, that leaves about 7% of
+# noise on the difference of the two totals: horizon passes if it takes
+# no more than menu plus 15%. A governor keeping the tick on idle CPUs
+# would take HZ per CPU and second, far beyond that.
 test_local_timer_irqs() {
 	m=0 h=0 rounds=""
-	for round in 1 2 3 4; do
+	for round in 1 2 3 4 5 6; do
 		rm=$(loc_idle menu)
 		rh=$(loc_idle horizon)
 		m=$((m + rm)) h=$((h + rh)) rounds="$rounds $rh/$rm"
 	done
-	if [ $((10 * h)) -le $((11 * m)) ]; then
+	if [ $((100 * h)) -le $((115 * m)) ]; then
 		ktap_result OK "local_timer_irqs_not_above_menu" \
-			"in 12 s idle: horizon $h, menu $m (rounds:$rounds)"
+			"in 18 s idle: horizon $h, menu $m (rounds:$rounds)"
 	else
 		ktap_result FAIL "local_timer_irqs_not_above_menu" \
-			"in 12 s idle: horizon $h, menu $m (rounds:$rounds)"
+			"in 18 s idle: horizon $h, menu $m (rounds:$rounds)"
 	fi
 }
 
