@@ -7,7 +7,7 @@ export HORIZON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/horizon
 INFRA := infra
 
 .PHONY: help deps prepare kernelversion kernel kunit checkpatch selftests \
-	test run shell apply bench record selftests-all clean
+	test run shell apply bench record selftests-all series check-series clean
 
 help:
 	@echo "make run            build, boot and compare horizon, menu and teo in QEMU"
@@ -23,6 +23,9 @@ help:
 	@echo "make selftests-all  the kselftests once per shipped _CST preset"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
+	@echo "make series         write the patch series (git format-patch) to \$$HORIZON_CACHE/series"
+	@echo "make check-series   git am the series on the base, checkpatch, kernel-doc, rst, build"
+	@echo "                    every step, the last also without horizon and without CPU_IDLE, sparse"
 	@echo "make clean          remove build output, keep the extracted tree and ccache"
 	@echo "Variables: HORIZON_CACHE, HORIZON_PRESET (client), HORIZON_SMP (4), HORIZON_GOVERNOR (horizon)"
 
@@ -59,6 +62,12 @@ apply:
 selftests-all: prepare
 	@$(INFRA)/selftests-all.sh
 
+series: prepare
+	@$(INFRA)/check-series.sh series
+
+check-series: prepare
+	@$(INFRA)/check-series.sh full
+
 shell: kernel
 	@$(INFRA)/qemu.sh shell
 
@@ -71,4 +80,5 @@ run:
 clean:
 	rm -rf $(HORIZON_CACHE)/boot $(HORIZON_CACHE)/kunit $(HORIZON_CACHE)/kselftest \
 		$(HORIZON_CACHE)/initramfs* $(HORIZON_CACHE)/acpi $(HORIZON_CACHE)/results \
-		$(HORIZON_CACHE)/replay $(HORIZON_CACHE)/traces $(HORIZON_CACHE)/bench
+		$(HORIZON_CACHE)/replay $(HORIZON_CACHE)/traces $(HORIZON_CACHE)/bench \
+		$(HORIZON_CACHE)/series $(HORIZON_CACHE)/check/boot

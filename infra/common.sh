@@ -12,6 +12,9 @@ jobs=${HORIZON_JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=$src
+# Hash paths relative to the base dir, not the build dir: builds of another
+# worktree (make check-series) then share the cache.
+export CCACHE_NOHASHDIR=1
 
 die() {
 	echo "${0##*/}: error: $*" >&2

@@ -67,6 +67,9 @@ phase "preparing the kernel tree"
 "$infra/checkpatch.sh"
 count checkpatch "$results/checkpatch.count"
 
+"$infra/check-series.sh" fast
+count series "$results/series.count"
+
 "$infra/replay.sh" test
 count replay "$results/replay.count"
 
