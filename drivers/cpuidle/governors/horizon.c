@@ -80,6 +80,7 @@
  */
 
 #include <linux/bitops.h>
+#include <linux/build_bug.h>
 #include <linux/cpuidle.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -118,11 +119,18 @@ module_param(safety_net, bool, 0644);
 MODULE_PARM_DESC(safety_net,
 		 "Safety-net wakeup for short predictions with the tick stopped (default: Y)");
 
+/*
+ * A bin's weight never exceeds HORIZON_WEIGHT << HORIZON_DECAY_SHIFT (2^14):
+ * 16 bits hold it, and the decay works on four of them at a time in a u64.
+ */
+#define HORIZON_LANES		0x0001000100010001ULL
+
 /**
  * struct horizon_cpu - Per-CPU statistics of the horizon governor.
  * @intercepts: Decayed weight of the intercepts that ended in each bin.
  * @timer_ends: Decayed weight of the idle spells ended by a timer in each
  *	bin (censored observations of the intercept time).
+ * @lanes: @intercepts and @timer_ends, four at a time.
  * @intercept_mean: Weighted mean duration, in time units, of the
  *	intercepts in each bin.
  * @total: Sum of @intercepts and @timer_ends over all bins.
@@ -134,8 +142,13 @@ MODULE_PARM_DESC(safety_net,
  * @needs_update: Whether the last idle period has not been learned yet.
  */
 struct horizon_cpu {
-	u32 intercepts[HORIZON_BINS];
-	u32 timer_ends[HORIZON_BINS];
+	union {
+		struct {
+			u16 intercepts[HORIZON_BINS];
+			u16 timer_ends[HORIZON_BINS];
+		};
+		u64 lanes[HORIZON_BINS / 2];
+	};
 	u32 intercept_mean[HORIZON_BINS];
 	u32 total;
 	s64 sleep_length_ns;
@@ -199,10 +212,32 @@ static s64 horizon_bin_start_ns(int bin)
 	return bin ? (s64)1 << (bin + HORIZON_UNIT_SHIFT) : 0;
 }
 
-/* Decay by 1/2^HORIZON_DECAY_SHIFT, rounding up so that it reaches 0. */
-static void horizon_decay(u32 *val)
+/**
+ * horizon_decay - Decay every bin.
+ * @data: Statistics of the CPU.
+ *
+ * Decay the weight of each bin by 1/2^HORIZON_DECAY_SHIFT, rounded up so
+ * that it reaches 0, four 16-bit weights at a time: adding 15 cannot carry
+ * out of a lane, and the mask drops what the shift brings down from the
+ * lane above.
+ *
+ * Return: the sum of the decrements (at most 32 * 2^10, so the four lanes
+ * of their sums add up in the top lane without carrying out of it).
+ */
+static u32 horizon_decay(struct horizon_cpu *data)
 {
-	*val -= (*val + (1U << HORIZON_DECAY_SHIFT) - 1) >> HORIZON_DECAY_SHIFT;
+	const u64 round = ((1ULL << HORIZON_DECAY_SHIFT) - 1) * HORIZON_LANES;
+	const u64 mask = (0xffffULL >> HORIZON_DECAY_SHIFT) * HORIZON_LANES;
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(data->lanes); i++) {
+		u64 dec = ((data->lanes[i] + round) >> HORIZON_DECAY_SHIFT) & mask;
+
+		data->lanes[i] -= dec;
+		sum += dec;
+	}
+	return (sum * HORIZON_LANES) >> 48;
 }
 
 /**
@@ -216,15 +251,9 @@ static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
 {
 	u64 units = (u64)spell_ns >> HORIZON_UNIT_SHIFT;
 	int bin = horizon_bin(spell_ns);
-	u32 old, total = HORIZON_WEIGHT;
-	int i;
+	u32 old;
 
-	for (i = 0; i < HORIZON_BINS; i++) {
-		horizon_decay(&data->intercepts[i]);
-		horizon_decay(&data->timer_ends[i]);
-		total += data->intercepts[i] + data->timer_ends[i];
-	}
-	data->total = total;
+	data->total += HORIZON_WEIGHT - horizon_decay(data);
 
 	if (by_timer) {
 		data->timer_ends[bin] += HORIZON_WEIGHT;
@@ -681,6 +710,8 @@ static struct cpuidle_governor horizon_governor = {
 
 static int __init horizon_governor_init(void)
 {
+	/* The per-CPU state stays within a few cache lines. */
+	BUILD_BUG_ON(sizeof(struct horizon_cpu) > 512);
 	return cpuidle_register_governor(&horizon_governor);
 }
 

@@ -658,13 +658,46 @@ static void horizon_test_check_bounds(struct kunit *test)
 {
 	const u32 max_weight = HORIZON_WEIGHT << HORIZON_DECAY_SHIFT;
 	struct horizon_cpu *data = horizon_test_data();
+	u32 sum = 0;
 	int i;
 
+	/* The running total is the sum of the bins' weights. */
+	for (i = 0; i < HORIZON_BINS; i++)
+		sum += data->intercepts[i] + data->timer_ends[i];
+	KUNIT_EXPECT_EQ(test, data->total, sum);
 	KUNIT_EXPECT_LE(test, data->total, max_weight);
 	KUNIT_EXPECT_LE(test, data->spell_ns, HORIZON_SPELL_MAX_NS);
 	KUNIT_EXPECT_GE(test, data->spell_ns, 0LL);
 	for (i = 0; i < HORIZON_BINS - 1; i++)
 		KUNIT_EXPECT_LT(test, data->intercept_mean[i], 2U << i);
+}
+
+/* Four lanes at a time decay exactly as one bin at a time would. */
+static void horizon_test_decay_lanes(struct kunit *test)
+{
+	/* Edge cases, the largest weight (2^14), then values spread below. */
+	static const u16 edges[] = { 0, 1, 15, 16, 17,
+				     HORIZON_WEIGHT << HORIZON_DECAY_SHIFT };
+	struct horizon_cpu *data = horizon_test_data();
+	u16 want[2 * HORIZON_BINS];
+	u32 dec = 0;
+	int i;
+
+	for (i = 0; i < 2 * HORIZON_BINS; i++) {
+		u16 w = i < ARRAY_SIZE(edges) ? edges[i] : i * 523;
+
+		if (i < HORIZON_BINS)
+			data->intercepts[i] = w;
+		else
+			data->timer_ends[i - HORIZON_BINS] = w;
+		want[i] = w - DIV_ROUND_UP(w, 1U << HORIZON_DECAY_SHIFT);
+		dec += w - want[i];
+	}
+	KUNIT_EXPECT_EQ(test, horizon_decay(data), dec);
+	for (i = 0; i < HORIZON_BINS; i++) {
+		KUNIT_EXPECT_EQ(test, data->intercepts[i], want[i]);
+		KUNIT_EXPECT_EQ(test, data->timer_ends[i], want[HORIZON_BINS + i]);
+	}
 }
 
 static void horizon_test_random_inputs(struct kunit *test)
@@ -722,6 +755,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_measured_beyond_sleep),
 	KUNIT_CASE(horizon_test_skips_query),
 	KUNIT_CASE(horizon_test_enable_resets),
+	KUNIT_CASE(horizon_test_decay_lanes),
 	KUNIT_CASE(horizon_test_random_inputs),
 	{}
 };

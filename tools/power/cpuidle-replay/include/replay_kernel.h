@@ -19,6 +19,7 @@
 #endif
 
 typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef int32_t s32;
 typedef uint64_t u64;
@@ -42,6 +43,7 @@ typedef s64 ktime_t;
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define WARN_ON(c)	replay_warn_on(!!(c), __FILE__, __LINE__)
 #define WARN_ON_ONCE(c)	WARN_ON(c)
+#define BUILD_BUG_ON(c)	static_assert(!(c), #c)
 #define READ_ONCE(x)	(x)		/* one thread: plain loads */
 #define WRITE_ONCE(x, v) ((x) = (v))
 
