@@ -163,11 +163,24 @@ done
 
 # sparse on the changed C files this configuration builds, at the last
 # step and at the base (the files that exist there).
+# A file built as part of another (kernel/sched/idle.c is included by
+# build_policy.c) is checked through the object of the file including it.
+object_of() {
+	local f=$1 u
+	if [ -e "$build/${f%.c}.o" ]; then
+		echo "${f%.c}.o"
+		return
+	fi
+	for u in $(grep -l "^#include \"${f##*/}\"" "$(dirname "$f")"/*.c 2>/dev/null); do
+		[ -e "$build/${u%.c}.o" ] && echo "${u%.c}.o" && return
+	done
+}
 objs=() base_objs=()
 for f in $(git diff --name-only base HEAD -- '*.c'); do
-	[ -e "$build/${f%.c}.o" ] || continue
-	objs+=("${f%.c}.o")
-	git cat-file -e "base:$f" 2>/dev/null && base_objs+=("${f%.c}.o")
+	o=$(object_of "$f")
+	[ -n "$o" ] || continue
+	objs+=("$o")
+	git cat-file -e "base:$f" 2>/dev/null && base_objs+=("$o")
 done
 phase "series: sparse on ${objs[*]}"
 sparse_of "${objs[@]}" >"$tmp/sparse.new"
@@ -176,14 +189,25 @@ sparse_of "${base_objs[@]}" >"$tmp/sparse.base"
 git checkout -q --detach "${steps[-1]}"
 report "sparse: no new warnings" "$(comm -23 "$tmp/sparse.new" "$tmp/sparse.base")"
 
-configure <(echo "# CONFIG_CPU_IDLE_GOV_HORIZON is not set") ||
-	die "cannot configure without horizon"
-build_step "last step builds without horizon"
-configure <(printf '# CONFIG_CPU_IDLE is not set\n# CONFIG_CPU_IDLE_GOV_HORIZON is not set\n') ||
-	die "cannot configure without cpuidle"
-if grep -q '^CONFIG_CPU_IDLE=y' "$build/.config"; then
-	report "last step builds without CONFIG_CPU_IDLE" "CONFIG_CPU_IDLE stayed on"
-else
-	build_step "last step builds without CONFIG_CPU_IDLE"
-fi
+# build_without NAME OPTION...: build the last step with OPTION... off.
+build_without() {
+	local name=$1 o
+	shift
+	for o in "$@"; do
+		echo "# CONFIG_$o is not set"
+	done >"$tmp/off.config"
+	configure "$tmp/off.config" || die "cannot configure without $*"
+	for o in "$@"; do
+		if grep -q "^CONFIG_$o=" "$build/.config"; then
+			report "$name" "CONFIG_$o stayed on"
+			return
+		fi
+	done
+	build_step "$name"
+}
+build_without "last step builds without horizon" CPU_IDLE_GOV_HORIZON
+# ACPI_PROCESSOR selects CPU_IDLE on x86, the P-state drivers select it, and
+# SCHED_MC_PRIO selects those: they all go.
+build_without "last step builds without CONFIG_CPU_IDLE" SCHED_MC_PRIO X86_INTEL_PSTATE \
+	X86_AMD_PSTATE ACPI_PROCESSOR CPU_IDLE
 finish
