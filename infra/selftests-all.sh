@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make selftests-all`: run the cpuidle kselftests in QEMU once per shipped
-# _CST preset (infra/acpi/cst-*.asl) and print one line per preset.
+# _CST preset (infra/acpi/cst-*.asl), and once more with the client preset
+# and highres=off; print one line per run.
 set -uo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
@@ -10,10 +11,10 @@ set -uo pipefail
 "$infra/build-kernel.sh" || exit 1
 summary=
 rc=0
-for asl in "$infra"/acpi/cst-*.asl; do
-	preset=${asl##*/cst-}
-	preset=${preset%.asl}
-	if HORIZON_PRESET=$preset "$infra/qemu.sh" test; then
+# run NAME PRESET [KERNEL-ARGS]: the kselftests once, kept as test-NAME.out.
+run() {
+	local line
+	if HORIZON_PRESET=$2 HORIZON_APPEND=${3:-} "$infra/qemu.sh" test; then
 		# One Totals line per test program: add them up.
 		line=$(awk -F'[: ]+' '/^# Totals/ { p += $4; f += $6; s += $8 }
 			END { printf "# Totals: pass:%d fail:%d skip:%d", p, f, s }' \
@@ -22,10 +23,18 @@ for asl in "$infra"/acpi/cst-*.asl; do
 		line="guest failed"
 	fi
 	grep -q '^HORIZON-END rc=0' "$cache/results/test.out" 2>/dev/null || rc=1
-	cp "$cache/results/test.out" "$cache/results/test-$preset.out" 2>/dev/null
-	summary="$summary$(printf '%-8s %s' "$preset" "$line")"$'\n'
+	cp "$cache/results/test.out" "$cache/results/test-$1.out" 2>/dev/null
+	summary="$summary$(printf '%-14s %s' "$1" "$line")"$'\n'
+}
+for asl in "$infra"/acpi/cst-*.asl; do
+	preset=${asl##*/cst-}
+	preset=${preset%.asl}
+	run "$preset" "$preset"
 done
+# The tick in low-resolution mode: the safety net is programmed on the
+# clock event directly there.
+run client-lowres client highres=off
 echo
-echo "cpuidle kselftests per _CST preset:"
+echo "cpuidle kselftests per _CST preset (and the client one with highres=off):"
 printf '%s' "$summary"
 exit $rc
