@@ -162,22 +162,23 @@ def guest_section(cache):
         print('series: warning: no guest results in the cover letter: run make '
               'selftests-all, then make series', file=sys.stderr)
         return ['Guest: no results yet (make selftests-all writes them).']
-    lines = ['Guest (QEMU TCG, acpi_idle with our _CST presets; make selftests-all):',
-             '', '  preset    horizon     menu      teo   (idle-miss %, 1 ms timer on one CPU)']
+    lines = ['Guest (QEMU TCG, acpi_idle with our _CST presets, and client with',
+             'highres=off; make selftests-all):',
+             '', '  run            horizon     menu      teo   (idle-miss %, 1 ms timer on one CPU)']
     extra = []
     for out in outs:
         preset = os.path.basename(out)[len('test-'):-len('.out')]
         text = open(out).read()
         miss = dict(re.findall(r'^#\s+(horizon|menu|teo) ([0-9.]+) ', text, re.M))
         if len(miss) == 3:
-            lines.append('  %-8s %8s%% %7s%% %7s%%' % (preset, miss['horizon'], miss['menu'],
+            lines.append('  %-13s %8s%% %7s%% %7s%%' % (preset, miss['horizon'], miss['menu'],
                                                    miss['teo']))
         for pat, what in ((r'# (armed \d+, fired \d+, deeper after \d+)', 'safety nets'),
                           (r'# (in \d+ s idle: horizon \d+, menu \d+)',
                            'local timer interrupts')):
             m = re.search(pat, text)
             if m:
-                extra.append('  %-8s %s: %s' % (preset, what, m.group(1)))
+                extra.append('  %-13s %s: %s' % (preset, what, m.group(1)))
     return lines + [''] + extra
 
 
