@@ -33,18 +33,6 @@ mkdir -p "$results" "$cache/check"
 rm -f "$results/series.count"
 pass=0 fail=0
 
-# report NAME OUTPUT: a check passed if it said nothing.
-report() {
-	if [ -z "$2" ]; then
-		pass=$((pass + 1))
-		echo "  ok $1"
-	else
-		fail=$((fail + 1))
-		echo "  not ok $1"
-		echo "$2" | sed '/^$/d; s/^/    /' | head -40
-	fi
-}
-
 finish() {
 	echo "$pass $fail" >"$results/series.count"
 	phase "series: $pass passed, $fail failed"

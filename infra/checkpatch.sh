@@ -19,18 +19,6 @@ applied=$(cat "$src/.git/horizon-applied")
 pass=0 fail=0
 phase "checkpatch --strict and kernel-doc"
 
-# report NAME OUTPUT: a check passed if it said nothing.
-report() {
-	if [ -z "$2" ]; then
-		pass=$((pass + 1))
-		echo "  ok $1"
-	else
-		fail=$((fail + 1))
-		echo "  not ok $1"
-		echo "$2" | sed '/^$/d; s/^/    /'
-	fi
-}
-
 # check NAME CHECKPATCH-ARGS...: run checkpatch on what the arguments name.
 check() {
 	local name=$1 out

@@ -28,3 +28,16 @@ export HORIZON_T0=${HORIZON_T0:-$(date +%s)}
 phase() {
 	printf '[%4ds] %s\n' "$(($(date +%s) - HORIZON_T0))" "$*"
 }
+
+# report NAME OUTPUT: one check, passed if OUTPUT is empty, else failed
+# with OUTPUT shown (its first 60 lines); counts in $pass and $fail.
+report() {
+	if [ -z "$2" ]; then
+		pass=$((pass + 1))
+		echo "  ok $1"
+	else
+		fail=$((fail + 1))
+		echo "  not ok $1"
+		echo "$2" | sed '/^$/d; s/^/    /' | head -60
+	fi
+}

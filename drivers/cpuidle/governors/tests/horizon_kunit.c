@@ -369,7 +369,8 @@ static void horizon_test_already_stopped(struct kunit *test)
 /* Bin 4 holds the 30 us wakeups; it ends at 32 time units. */
 #define HORIZON_TEST_NET_NS	(2 * (32LL << HORIZON_UNIT_SHIFT))
 
-static void horizon_test_net_armed(struct kunit *test)
+/* The client table, the tick stopped, and 50 wakeups 30 us into idle. */
+static void horizon_test_learn_30us(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
@@ -379,6 +380,14 @@ static void horizon_test_net_armed(struct kunit *test)
 	env->tick_stopped = true;
 	for (i = 0; i < 50; i++)
 		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+}
+
+static void horizon_test_net_armed(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_learn_30us(test);
 
 	/* Short prediction, tick stopped: C1E and a net. */
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
@@ -398,12 +407,8 @@ static void horizon_test_net_not_needed(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
-	int i;
 
-	horizon_test_client_table(env);
-	env->tick_stopped = true;
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+	horizon_test_learn_30us(test);
 
 	/* The timer comes before the net would. */
 	env->sleep_length_ns = HORIZON_TEST_NET_NS;
@@ -428,17 +433,13 @@ static void horizon_test_net_off(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
-	int i;
+	int idx;
 
-	horizon_test_client_table(env);
-	env->tick_stopped = true;
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
-
+	horizon_test_learn_30us(test);
 	WRITE_ONCE(safety_net, false);
-	i = horizon_test_select(test, &stop_tick);
+	idx = horizon_test_select(test, &stop_tick);
 	WRITE_ONCE(safety_net, true);
-	KUNIT_EXPECT_EQ(test, i, 2);
+	KUNIT_EXPECT_EQ(test, idx, 2);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
 
