@@ -61,8 +61,9 @@
  *    tick period, select the state for it and let the tick be stopped.  If
  *    the tick is stopped already, there is no tick to end a too shallow
  *    state: ask the idle loop for a safety net instead, a wakeup after
- *    twice the longest idle duration learned (at most a tick period), and
- *    select for the expected idle duration up to the net.  If the net
+ *    twice the end of the last bin holding observations (at least
+ *    HORIZON_NET_MIN_NS, at most a tick period), and select for the
+ *    expected idle duration up to the net.  If the net
  *    fires, step 1 carries the time over as for the tick.  The safety_net
  *    module parameter turns this off: the state is then selected for the
  *    expected idle duration up to the sleep length.
