@@ -44,6 +44,13 @@
  * the lowest expected energy is the deepest one whose target residency does
  * not exceed the expected idle duration.
  *
+ * A mean is swayed by rare long idle periods: one idle period of 20 ms in a
+ * hundred of 30 us makes it 230 us, and a state chosen for that would be
+ * left too early nearly every time.  So the expected idle duration used
+ * below is capped by the time by which a clear majority (9/16) of the idle
+ * periods have ended, interpolated within its bin.  An even split between
+ * short and long idle periods is left to the mean, as the energy decides it.
+ *
  * The selection proceeds in these steps:
  *
  * 1. Learn from the previous idle period (deferred from reflect() so that
@@ -114,6 +121,8 @@
 #define HORIZON_LIMIT_MAX_NS	((s64)1 << 40)
 /* The shortest safety net worth a wakeup. */
 #define HORIZON_NET_MIN_NS	RESIDENCY_THRESHOLD_NS
+/* Survival below this (a 9/16 majority ended) caps the expectation. */
+#define HORIZON_MAJORITY_LEFT	(HORIZON_ONE * 7 / 16)
 
 static bool safety_net = true;
 module_param(safety_net, bool, 0644);
@@ -308,13 +317,25 @@ static void horizon_update(struct cpuidle_driver *drv,
  *	spell before the limit or the end of what was observed.
  * @seen_ns: End of the last bin holding observations, from now.
  * @limit_ns: The limit the estimate was made for.
+ * @majority_ns: Time from now by which an intercept has ended the spell
+ *	with probability 9/16, or S64_MAX if that is beyond the limit.
  */
 struct horizon_estimate {
 	u64 sum;
 	u64 survival;
 	s64 seen_ns;
 	s64 limit_ns;
+	s64 majority_ns;
 };
+
+/* The estimate up to @cut_ns, an earlier limit than that of @est. */
+static void horizon_cut(const struct horizon_estimate *est,
+			struct horizon_estimate *at_cut, s64 cut_ns)
+{
+	*at_cut = *est;
+	at_cut->limit_ns = cut_ns;
+	at_cut->seen_ns = cut_ns;
+}
 
 /**
  * horizon_estimate - Estimate the rest of the idle spell up to a limit.
@@ -323,13 +344,18 @@ struct horizon_estimate {
  * @limit_ns: Time from now after which the idle period ends for sure,
  *	taken between 0 and HORIZON_LIMIT_MAX_NS.
  * @est: Filled in with the estimate.
+ * @cut_ns: An earlier limit, or 0 for none.
+ * @at_cut: Filled in with the estimate up to @cut_ns, if there is one.
  *
  * Walk the bins from the one holding @spent_ns, estimating for each the
  * probability that an intercept ends the spell there, given that it has
  * not ended before: the intercepts over all the weight still at risk.
+ * The estimate up to @cut_ns is what the walk has gathered when it gets
+ * there, so one walk serves both limits.
  */
 static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
-			     s64 limit_ns, struct horizon_estimate *est)
+			     s64 limit_ns, struct horizon_estimate *est,
+			     s64 cut_ns, struct horizon_estimate *at_cut)
 {
 	int first = horizon_bin(spent_ns);
 	s64 lo_ns, hi_ns;
@@ -337,10 +363,13 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 	int i;
 
 	limit_ns = clamp_t(s64, limit_ns, 0, HORIZON_LIMIT_MAX_NS);
+	if (cut_ns <= 0 || cut_ns >= limit_ns)
+		cut_ns = S64_MAX;
 	est->sum = 0;
 	est->survival = HORIZON_ONE;
 	est->seen_ns = 0;
 	est->limit_ns = limit_ns;
+	est->majority_ns = S64_MAX;
 
 	if (!first)
 		at_risk = data->total;
@@ -348,55 +377,97 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 		at_risk += data->intercepts[i] + data->timer_ends[i];
 	if (!at_risk) {
 		est->seen_ns = limit_ns;	/* nothing learned yet */
+		if (cut_ns != S64_MAX)
+			horizon_cut(est, at_cut, cut_ns);
 		return;
 	}
 
 	/* Bin i spans [lo_ns, hi_ns) from the start of the spell. */
 	lo_ns = horizon_bin_start_ns(first) - spent_ns;
 	hi_ns = horizon_bin_start_ns(first + 1) - spent_ns;
-	for (i = first; i < HORIZON_BINS && at_risk >= HORIZON_MIN_SEEN &&
-	     lo_ns < limit_ns; i++) {
+	if (at_risk < HORIZON_MIN_SEEN)
+		goto out;
+	for (i = first; lo_ns < limit_ns; i++) {
 		u32 weight = data->intercepts[i];
 		u32 seen = weight + data->timer_ends[i];
 		s64 rel_ns;
 
+		if (!seen) {
+			if (i == HORIZON_BINS - 1)
+				goto out;
+			goto next;
+		}
+		if (lo_ns >= cut_ns) {
+			horizon_cut(est, at_cut, cut_ns);
+			cut_ns = S64_MAX;
+		}
 		if (seen >= HORIZON_MIN_SEEN)
 			est->seen_ns = hi_ns;
-		rel_ns = ((s64)data->intercept_mean[i] << HORIZON_UNIT_SHIFT) -
-			 spent_ns;
-		if (weight && rel_ns <= 0) {
-			/*
-			 * The spell has outlasted the mean of its own bin.
-			 * Taking the bin's intercepts as spread evenly around
-			 * their mean, those still to come are the fraction
-			 * beyond the time spent; the others are past.
-			 */
-			s64 span_ns = rel_ns + spent_ns - horizon_bin_start_ns(i);
-			s64 left_ns = rel_ns + span_ns;
-			u32 left = 0;
+		if (weight) {
+			rel_ns = ((s64)data->intercept_mean[i] <<
+				  HORIZON_UNIT_SHIFT) - spent_ns;
+			if (rel_ns <= 0) {
+				/*
+				 * The spell has outlasted the mean of its own
+				 * bin.  Taking the bin's intercepts as spread
+				 * evenly around their mean, those still to
+				 * come are the fraction beyond the time spent;
+				 * the others are past.
+				 */
+				s64 span_ns = rel_ns + spent_ns -
+					      horizon_bin_start_ns(i);
+				s64 left_ns = rel_ns + span_ns;
+				u32 left = 0;
 
-			if (left_ns > 0 && span_ns > 0)
-				left = div64_u64((u64)weight * left_ns, 2 * span_ns);
-			at_risk -= weight - left;
-			seen -= weight - left;
-			weight = left;
-			rel_ns = left_ns / 2;
+				if (left_ns > 0 && span_ns > 0)
+					left = div64_u64((u64)weight * left_ns,
+							 2 * span_ns);
+				at_risk -= weight - left;
+				seen -= weight - left;
+				weight = left;
+				rel_ns = left_ns / 2;
+			}
 		}
 		if (weight) {
 			u64 prob;
 
+			if (rel_ns >= cut_ns) {
+				horizon_cut(est, at_cut, cut_ns);
+				cut_ns = S64_MAX;
+			}
 			if (rel_ns >= limit_ns)
 				break;
 			prob = div64_u64(est->survival * weight, at_risk);
 			est->sum += prob * rel_ns;
+			if (est->survival >= HORIZON_MAJORITY_LEFT &&
+			    est->survival - prob < HORIZON_MAJORITY_LEFT) {
+				s64 from_ns = max_t(s64, lo_ns, 0);
+
+				/* Interpolated across the bin. */
+				est->majority_ns = from_ns +
+					div64_u64((u64)(hi_ns - from_ns) *
+						  (est->survival - HORIZON_MAJORITY_LEFT),
+						  prob);
+			}
 			est->survival -= prob;
 		}
 		at_risk -= seen;
+		/* Less than that left is a decay residue: the walk is over. */
+		if (at_risk < HORIZON_MIN_SEEN || i == HORIZON_BINS - 1)
+			goto out;
+next:
 		lo_ns = hi_ns;
 		hi_ns += hi_ns + spent_ns;
 	}
-	if (i < HORIZON_BINS && at_risk >= HORIZON_MIN_SEEN)
-		est->seen_ns = limit_ns;	/* observations beyond the limit */
+	/* The walk stopped at the limit, with observations beyond it. */
+	est->seen_ns = limit_ns;
+out:
+	if (cut_ns != S64_MAX) {
+		/* The walk ended before the cut: nothing more up to it. */
+		*at_cut = *est;
+		at_cut->limit_ns = cut_ns;
+		at_cut->seen_ns = min(est->seen_ns, cut_ns);
+	}
 }
 
 /**
@@ -409,7 +480,8 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
  * net (the tick) to wake the CPU, nothing is assumed beyond what was seen.
  *
  * Return: E[min(X, limit)] in nanoseconds, X being the time from now to
- * the next intercept.
+ * the next intercept, or the time by which 9/16 of the spells have ended
+ * if that is shorter.
  */
 static s64 horizon_expected_ns(const struct horizon_estimate *est,
 			       bool trust_tail)
@@ -417,7 +489,9 @@ static s64 horizon_expected_ns(const struct horizon_estimate *est,
 	s64 tail_ns = trust_tail ? est->limit_ns :
 				   min(est->seen_ns, est->limit_ns);
 
-	return (est->sum + est->survival * (u64)tail_ns) >> HORIZON_ONE_SHIFT;
+	s64 exp_ns = (est->sum + est->survival * (u64)tail_ns) >> HORIZON_ONE_SHIFT;
+
+	return min(exp_ns, est->majority_ns);
 }
 
 /**
@@ -478,28 +552,27 @@ static int horizon_find_state(struct cpuidle_driver *drv,
 			      struct cpuidle_device *dev, s64 duration_ns,
 			      s64 latency_req)
 {
-	int enabled = -1, usable = -1, idx = -1;
+	int idx = -1;
 	int i;
 
 	for (i = 0; i < drv->state_count; i++) {
-		if (dev->states_usage[i].disable)
+		if (dev->states_usage[i].disable ||
+		    drv->states[i].exit_latency_ns > latency_req)
 			continue;
-		if (enabled < 0)
-			enabled = i;
-		if (drv->states[i].exit_latency_ns > latency_req)
-			continue;
-		if (usable < 0)
-			usable = i;
+		/* The first usable state is taken even if it does not fit. */
 		if (drv->states[i].target_residency_ns > duration_ns)
-			break;
+			return idx >= 0 ? idx : i;
 		idx = i;
 	}
-
 	if (idx >= 0)
 		return idx;
-	if (usable >= 0)
-		return usable;
-	return enabled >= 0 ? enabled : 0;
+
+	/* Nothing within the latency limit: the shallowest enabled state. */
+	for (i = 0; i < drv->state_count; i++) {
+		if (!dev->states_usage[i].disable)
+			return i;
+	}
+	return 0;
 }
 
 /**
@@ -576,7 +649,7 @@ static int horizon_select_stopped(struct cpuidle_driver *drv,
 		return horizon_finish(drv, dev, data, expected_ns, latency_req,
 				      stop_tick);
 
-	horizon_estimate(data, data->spell_ns, net_ns, &net_est);
+	horizon_estimate(data, data->spell_ns, net_ns, &net_est, 0, NULL);
 	idx = horizon_finish(drv, dev, data, horizon_expected_ns(&net_est, true),
 			     latency_req, stop_tick);
 	if (!(drv->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
@@ -603,7 +676,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 	s64 latency_req = horizon_latency_req(dev->cpu);
 	bool tick_stopped = horizon_tick_stopped();
 	s64 sleep_ns, delta_tick_ns, expected_ns;
-	struct horizon_estimate est;
+	struct horizon_estimate est, tick_est;
 
 	if (data->needs_update) {
 		horizon_update(drv, dev, data);
@@ -617,7 +690,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 	    horizon_mostly_short(data, RESIDENCY_THRESHOLD_NS)) {
 		data->sleep_length_ns = KTIME_MAX;
 		*stop_tick = false;
-		horizon_estimate(data, 0, RESIDENCY_THRESHOLD_NS, &est);
+		horizon_estimate(data, 0, RESIDENCY_THRESHOLD_NS, &est, 0, NULL);
 		expected_ns = horizon_expected_ns(&est, false);
 		return horizon_finish(drv, dev, data, expected_ns, latency_req,
 				      stop_tick);
@@ -626,7 +699,8 @@ static int horizon_select(struct cpuidle_driver *drv,
 	/* Step 3: an expected idle beyond the tick, or the tick stopped. */
 	sleep_ns = horizon_sleep_length(&delta_tick_ns);
 	data->sleep_length_ns = sleep_ns;
-	horizon_estimate(data, data->spell_ns, sleep_ns, &est);
+	horizon_estimate(data, data->spell_ns, sleep_ns, &est,
+			 tick_stopped ? 0 : delta_tick_ns, &tick_est);
 	expected_ns = horizon_expected_ns(&est, true);
 	if (expected_ns >= TICK_NSEC)
 		return horizon_finish(drv, dev, data, expected_ns, latency_req,
@@ -637,10 +711,6 @@ static int horizon_select(struct cpuidle_driver *drv,
 
 	/* Step 4: keep the tick, which bounds the idle period... */
 	if (delta_tick_ns < sleep_ns) {
-		struct horizon_estimate tick_est;
-
-		horizon_estimate(data, data->spell_ns, delta_tick_ns,
-				 &tick_est);
 		/*
 		 * ...unless a timer ends the spell before the second tick
 		 * from now and the spell probably outlasts the next tick:

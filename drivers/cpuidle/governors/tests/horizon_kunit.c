@@ -313,6 +313,30 @@ static void horizon_test_bimodal(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, stop_tick);
 }
 
+/*
+ * A rare long idle period inflates the mean far beyond what most idle
+ * periods last: a clear majority ending before a state's target residency
+ * keeps the governor out of that state.
+ */
+static void horizon_test_rare_long_tail(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	s64 sleep_ns = 4 * TICK_NSEC;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 80; i++)
+		horizon_test_idle(test, sleep_ns, i % 4 == 1 ? sleep_ns : US(30),
+				  false, &stop_tick);
+	/*
+	 * The mean is over a tick, but three in four end at 30 us: C1E
+	 * (20 us), not C6 (200 us), and the tick is kept.
+	 */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
 static void horizon_test_burst_then_long(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
@@ -744,6 +768,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_periodic_timer),
 	KUNIT_CASE(horizon_test_random_intercepts),
 	KUNIT_CASE(horizon_test_bimodal),
+	KUNIT_CASE(horizon_test_rare_long_tail),
 	KUNIT_CASE(horizon_test_burst_then_long),
 	KUNIT_CASE(horizon_test_repeating_interval),
 	KUNIT_CASE(horizon_test_already_stopped),
