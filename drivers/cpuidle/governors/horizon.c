@@ -31,8 +31,9 @@
  *	that ended in it, the sum of their durations (so their mean is exact,
  *	which catches repeating non-timer intervals), and the weight of the
  *	idle periods that were still going when a timer ended them there.
- *	Each new observation decays all of them by 1/16, so the statistics
- *	follow a change of workload within a few dozen wakeups.
+ *	Every fourth observation decays all of them by a quarter (about 1/16
+ *	an observation), so the statistics follow a change of workload within
+ *	a few dozen wakeups.
  *
  * Together these make a survival estimate (Kaplan-Meier, with the
  * timer-ended periods as censored observations) of the time ``X`` until the
@@ -106,8 +107,19 @@
 #define HORIZON_BINS		16
 /* The weight one observation adds to its bin. */
 #define HORIZON_WEIGHT		1024
-/* Each observation decays every bin by 1/2^HORIZON_DECAY_SHIFT. */
-#define HORIZON_DECAY_SHIFT	4
+/*
+ * Every HORIZON_DECAY_EVERY observations decay every bin by
+ * 1/2^HORIZON_DECAY_SHIFT: about 1/16 an observation, for a quarter of the
+ * work.
+ */
+#define HORIZON_DECAY_EVERY	4
+#define HORIZON_DECAY_SHIFT	2
+/*
+ * So no bin weighs more than the fixed point of w = 3/4 w + 4 * 1024, 2^14:
+ * 16 bits hold it, and the decay works on four bins at a time in a u64.
+ */
+#define HORIZON_WEIGHT_MAX	(HORIZON_DECAY_EVERY * HORIZON_WEIGHT << \
+				 HORIZON_DECAY_SHIFT)
 /* Fixed-point one for probabilities. */
 #define HORIZON_ONE_SHIFT	16
 #define HORIZON_ONE		BIT_ULL(HORIZON_ONE_SHIFT)
@@ -129,10 +141,7 @@ module_param(safety_net, bool, 0644);
 MODULE_PARM_DESC(safety_net,
 		 "Safety-net wakeup for short predictions with the tick stopped (default: Y)");
 
-/*
- * A bin's weight never exceeds HORIZON_WEIGHT << HORIZON_DECAY_SHIFT (2^14):
- * 16 bits hold it, and the decay works on four of them at a time in a u64.
- */
+/* Four 16-bit bins in a u64. */
 #define HORIZON_LANES		0x0001000100010001ULL
 
 /**
@@ -144,6 +153,7 @@ MODULE_PARM_DESC(safety_net,
  * @intercept_mean: Weighted mean duration, in time units, of the
  *	intercepts in each bin.
  * @total: Sum of @intercepts and @timer_ends over all bins.
+ * @learned: Number of observations, modulo 256.
  * @sleep_length_ns: Sleep length at the last selection, or KTIME_MAX if it
  *	was not queried.
  * @spell_ns: Idle time carried over from tick and polling-limit wakeups.
@@ -161,6 +171,7 @@ struct horizon_cpu {
 	};
 	u32 intercept_mean[HORIZON_BINS];
 	u32 total;
+	u8 learned;
 	s64 sleep_length_ns;
 	s64 spell_ns;
 	bool tick_wakeup;
@@ -227,12 +238,11 @@ static s64 horizon_bin_start_ns(int bin)
  * @data: Statistics of the CPU.
  *
  * Decay the weight of each bin by 1/2^HORIZON_DECAY_SHIFT, rounded up so
- * that it reaches 0, four 16-bit weights at a time: adding 15 cannot carry
- * out of a lane, and the mask drops what the shift brings down from the
- * lane above.
+ * that it reaches 0, four 16-bit weights at a time: as no weight exceeds
+ * 2^14, adding the rounding cannot carry out of a lane, and the mask drops
+ * what the shift brings down from the lane above.
  *
- * Return: the sum of the decrements (at most 32 * 2^10, so the four lanes
- * of their sums add up in the top lane without carrying out of it).
+ * Return: the sum of the decrements.
  */
 static u32 horizon_decay(struct horizon_cpu *data)
 {
@@ -247,7 +257,9 @@ static u32 horizon_decay(struct horizon_cpu *data)
 		data->lanes[i] -= dec;
 		sum += dec;
 	}
-	return (sum * HORIZON_LANES) >> 48;
+	/* Each lane of @sum is below 2^15: add them up in two 32-bit ones. */
+	sum = (sum & 0x0000ffff0000ffffULL) + ((sum >> 16) & 0x0000ffff0000ffffULL);
+	return (u32)sum + (u32)(sum >> 32);
 }
 
 /**
@@ -263,7 +275,9 @@ static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
 	int bin = horizon_bin(spell_ns);
 	u32 old;
 
-	data->total += HORIZON_WEIGHT - horizon_decay(data);
+	if (!(++data->learned % HORIZON_DECAY_EVERY))
+		data->total -= horizon_decay(data);
+	data->total += HORIZON_WEIGHT;
 
 	if (by_timer) {
 		data->timer_ends[bin] += HORIZON_WEIGHT;

@@ -681,7 +681,7 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 /* The statistics stay within their bounds, whatever the input. */
 static void horizon_test_check_bounds(struct kunit *test)
 {
-	const u32 max_weight = HORIZON_WEIGHT << HORIZON_DECAY_SHIFT;
+	const u32 max_weight = HORIZON_WEIGHT_MAX;
 	struct horizon_cpu *data = horizon_test_data();
 	u32 sum = 0;
 	int i;
@@ -701,8 +701,10 @@ static void horizon_test_check_bounds(struct kunit *test)
 static void horizon_test_decay_lanes(struct kunit *test)
 {
 	/* Edge cases, the largest weight (2^14), then values spread below. */
-	static const u16 edges[] = { 0, 1, 15, 16, 17,
-				     HORIZON_WEIGHT << HORIZON_DECAY_SHIFT };
+	static const u16 edges[] = { 0, 1, BIT(HORIZON_DECAY_SHIFT) - 1,
+				     BIT(HORIZON_DECAY_SHIFT),
+				     BIT(HORIZON_DECAY_SHIFT) + 1,
+				     HORIZON_WEIGHT_MAX };
 	struct horizon_cpu *data = horizon_test_data();
 	u16 want[2 * HORIZON_BINS];
 	u32 dec = 0;
