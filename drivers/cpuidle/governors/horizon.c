@@ -401,16 +401,16 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 	hi_ns = horizon_bin_start_ns(first + 1) - spent_ns;
 	if (at_risk < HORIZON_MIN_SEEN)
 		goto out;
-	for (i = first; lo_ns < limit_ns; i++) {
+	for (i = first; i < HORIZON_BINS; i++) {
 		u32 weight = data->intercepts[i];
 		u32 seen = weight + data->timer_ends[i];
 		s64 rel_ns;
 
-		if (!seen) {
-			if (i == HORIZON_BINS - 1)
-				goto out;
+		/* Empty bins change nothing, even beyond the limit. */
+		if (!seen)
 			goto next;
-		}
+		if (lo_ns >= limit_ns)
+			break;
 		if (lo_ns >= cut_ns) {
 			horizon_cut(est, at_cut, cut_ns);
 			cut_ns = S64_MAX;
@@ -467,14 +467,15 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 		}
 		at_risk -= seen;
 		/* Less than that left is a decay residue: the walk is over. */
-		if (at_risk < HORIZON_MIN_SEEN || i == HORIZON_BINS - 1)
+		if (at_risk < HORIZON_MIN_SEEN)
 			goto out;
 next:
 		lo_ns = hi_ns;
 		hi_ns += hi_ns + spent_ns;
 	}
 	/* The walk stopped at the limit, with observations beyond it. */
-	est->seen_ns = limit_ns;
+	if (i < HORIZON_BINS)
+		est->seen_ns = limit_ns;
 out:
 	if (cut_ns != S64_MAX) {
 		/* The walk ended before the cut: nothing more up to it. */
