@@ -420,7 +420,7 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 		if (weight) {
 			rel_ns = ((s64)data->intercept_mean[i] <<
 				  HORIZON_UNIT_SHIFT) - spent_ns;
-			if (rel_ns <= 0) {
+			if (rel_ns <= 0 && spent_ns > 0) {
 				/*
 				 * The spell has outlasted the mean of its own
 				 * bin.  Taking the bin's intercepts as spread

@@ -313,6 +313,24 @@ static void horizon_test_bimodal(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, stop_tick);
 }
 
+/* Wakeups within a microsecond are short, not past, at the start. */
+static void horizon_test_submicrosecond(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < 50; i++)
+		horizon_test_idle(test, US(10000), 500, false, &stop_tick);
+	/* 500 ns expected: polling, not C1 (2 us). */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+	/* Nor a deep state with the tick stopped. */
+	env->tick_stopped = true;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+}
+
 /*
  * A rare long idle period inflates the mean far beyond what most idle
  * periods last: a clear majority ending before a state's target residency
@@ -771,6 +789,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_random_intercepts),
 	KUNIT_CASE(horizon_test_bimodal),
 	KUNIT_CASE(horizon_test_rare_long_tail),
+	KUNIT_CASE(horizon_test_submicrosecond),
 	KUNIT_CASE(horizon_test_burst_then_long),
 	KUNIT_CASE(horizon_test_repeating_interval),
 	KUNIT_CASE(horizon_test_already_stopped),
