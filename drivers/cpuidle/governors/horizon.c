@@ -127,7 +127,7 @@
 #define HORIZON_SHORT_16THS	15
 /* An idle spell carried over safety-net wakeups is capped at this. */
 #define HORIZON_SPELL_MAX_NS	((s64)NSEC_PER_SEC)
-/* Bins with less weight than this (decay residues) count as unseen. */
+/* Bins with less weight than this (decay residues) are left out. */
 #define HORIZON_MIN_SEEN	(HORIZON_WEIGHT / 8)
 /* Expectations are computed up to 2^40 ns (18 min): no overflow in u64. */
 #define HORIZON_LIMIT_MAX_NS	((s64)1 << 40)
@@ -415,8 +415,10 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 			horizon_cut(est, at_cut, cut_ns);
 			cut_ns = S64_MAX;
 		}
-		if (seen >= HORIZON_MIN_SEEN)
-			est->seen_ns = hi_ns;
+		/* A decay residue is left out, as if long forgotten. */
+		if (seen < HORIZON_MIN_SEEN)
+			goto drop;
+		est->seen_ns = hi_ns;
 		if (weight) {
 			rel_ns = ((s64)data->intercept_mean[i] <<
 				  HORIZON_UNIT_SHIFT) - spent_ns;
@@ -465,6 +467,7 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 			}
 			est->survival -= prob;
 		}
+drop:
 		at_risk -= seen;
 		/* Less than that left is a decay residue: the walk is over. */
 		if (at_risk < HORIZON_MIN_SEEN)
