@@ -55,8 +55,9 @@ def run_matrix(bindir, tracedir):
 
 
 def instructions(bindir, tracedir):
-    """Instructions per select()+reflect() pair, counted by callgrind over
-    the first COST_PERIODS periods of the cost trace."""
+    """Instructions per select()+reflect() pair, and per idle period of the
+    trace, counted by callgrind over the first COST_PERIODS periods of the
+    cost trace."""
     if not shutil.which('valgrind'):
         return {}
     cost = {}
@@ -83,7 +84,7 @@ def instructions(bindir, tracedir):
                            if r['governor'] == gov)
             with open(out) as f:
                 total = next(int(l.split()[1]) for l in f if l.startswith(('summary:', 'totals:')))
-            cost[name] = total / entries
+            cost[name] = (total / entries, total / COST_PERIODS)
     return cost
 
 
@@ -105,9 +106,9 @@ def summarise(rows, cost):
     lines.append('Energy above the oracle (geometric mean of ratio - 1 over every trace, '
                  'table and HZ), idle misses, exit latency paid on non-timer wakeups, cost')
     lines.append('')
-    lines.append('%-13s %9s %9s %9s %9s %11s %10s %7s %9s %10s' % (
+    lines.append('%-13s %9s %9s %9s %9s %11s %10s %7s %9s %10s %11s' % (
         'governor', 'excess_A', 'excess_B', 'mean_A', 'miss', 'exitlat_us', 'tick_stops',
-        'nets/s', 'query/sel', 'instr/sel'))
+        'nets/s', 'query/sel', 'instr/sel', 'instr/idle'))
     for g in govs:
         rs = by[g]
         ent = sum(int(r['entries']) for r in rs)
@@ -118,12 +119,13 @@ def summarise(rows, cost):
         queries = sum(int(r['queries']) for r in rs)
         nets = sum(int(r['net_wakeups']) for r in rs)
         idle_s = sum(int(r['idle_ns']) for r in rs) / 1e9
-        lines.append('%-13s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %11.1f %10d %7.1f %9.2f %10s' % (
+        lines.append('%-13s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %11.1f %10d %7.1f %9.2f %10s %11s' % (
             g, 100 * geomean([excess(r, 'a') for r in rs]),
             100 * geomean([excess(r, 'b') for r in rs]),
             100 * sum(excess(r, 'a') for r in rs) / len(rs), 100 * miss,
             lat / irq / 1000 if irq else 0, stops, nets / idle_s if idle_s else 0,
-            queries / ent, '%.0f' % cost[g] if g in cost else 'n/a'))
+            queries / ent, '%.0f' % cost[g][0] if g in cost else 'n/a',
+            '%.0f' % cost[g][1] if g in cost else 'n/a'))
     lines.append('')
     lines.append('mean_A: arithmetic mean of ratio - 1 (model A), less swayed than the')
     lines.append('geometric mean by families where a governor is nearly optimal.')
@@ -131,7 +133,9 @@ def summarise(rows, cost):
     lines.append('the state left on non-timer wakeups; tick_stops: over the whole matrix;')
     lines.append('nets/s: safety-net wakeups per second of idle time;')
     lines.append('query/sel: sleep-length queries per select(); instr/sel: instructions')
-    lines.append('per select() + reflect() (callgrind).')
+    lines.append('per select() + reflect() (callgrind); instr/idle: the same per idle')
+    lines.append('period of the trace, which a governor entering states less often')
+    lines.append('goes through with fewer calls.')
     lines.append('')
     lines.append('Energy / oracle (model A), geometric mean over tables and HZ, per trace family')
     lines.append('')
