@@ -444,6 +444,7 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 				rel_ns = left_ns / 2;
 			}
 		}
+		/* Intercepts still to come may end the spell in this bin. */
 		if (weight) {
 			u64 prob;
 
