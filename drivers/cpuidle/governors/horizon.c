@@ -559,8 +559,12 @@ static u64 horizon_net_ns(s64 seen_ns, s64 sleep_ns)
  * @duration_ns: Expected idle duration.
  * @latency_req: PM QoS exit latency limit, in nanoseconds.
  *
- * States are ordered by increasing depth, so the scan stops at the first
- * enabled state within @latency_req whose target residency does not fit.
+ * States are ordered by increasing depth and target residency (as teo
+ * assumes too), so the scan stops at the first enabled state within
+ * @latency_req whose target residency does not fit.  The scan starts at
+ * the state entered last, if it is enabled and within @latency_req: up
+ * from it if it fits, down from it otherwise, as the state sought is
+ * usually close to it.
  *
  * Return: the index of the deepest enabled state within @latency_req whose
  * target residency does not exceed @duration_ns; failing that, the
@@ -571,10 +575,31 @@ static int horizon_find_state(struct cpuidle_driver *drv,
 			      struct cpuidle_device *dev, s64 duration_ns,
 			      s64 latency_req)
 {
+	int hint = dev->last_state_idx;
 	int idx = -1;
-	int i;
+	int i = 0;
 
-	for (i = 0; i < drv->state_count; i++) {
+	if (hint > 0 && hint < drv->state_count &&
+	    !dev->states_usage[hint].disable &&
+	    drv->states[hint].exit_latency_ns <= latency_req) {
+		if (drv->states[hint].target_residency_ns <= duration_ns) {
+			i = hint;
+		} else {
+			/* Nothing from @hint on fits: look below it. */
+			for (i = hint - 1; i >= 0; i--) {
+				if (dev->states_usage[i].disable ||
+				    drv->states[i].exit_latency_ns > latency_req)
+					continue;
+				if (drv->states[i].target_residency_ns <= duration_ns)
+					return i;
+				hint = i;
+			}
+			/* The first usable state, even if it does not fit. */
+			return hint;
+		}
+	}
+
+	for (; i < drv->state_count; i++) {
 		if (dev->states_usage[i].disable ||
 		    drv->states[i].exit_latency_ns > latency_req)
 			continue;

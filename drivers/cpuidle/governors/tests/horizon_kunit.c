@@ -627,6 +627,39 @@ static void horizon_test_random_table(struct horizon_test_env *env,
 		env->dev.states_usage[i].disable = !horizon_test_rand(rnd, 4);
 }
 
+/* Starting from the state entered last changes no choice. */
+static void horizon_test_find_state_hint(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct rnd_state rnd;
+	int round, hint, k;
+
+	prandom_seed_state(&rnd, 0x68696e74ULL);
+	for (round = 0; round < 200; round++) {
+		horizon_test_random_table(env, &rnd);
+		env->latency_req_ns = horizon_test_rand(&rnd, 4) ?
+				      US(horizon_test_rand(&rnd, 1000)) : S64_MAX;
+		for (k = 0; k < 8; k++) {
+			s64 duration_ns = US(horizon_test_rand(&rnd, 3000));
+			int want;
+
+			env->dev.last_state_idx = -1;
+			want = horizon_find_state(&env->drv, &env->dev,
+						  duration_ns,
+						  env->latency_req_ns);
+			for (hint = 0; hint < env->drv.state_count; hint++) {
+				env->dev.last_state_idx = hint;
+				KUNIT_EXPECT_EQ(test,
+						horizon_find_state(&env->drv,
+								   &env->dev,
+								   duration_ns,
+								   env->latency_req_ns),
+						want);
+			}
+		}
+	}
+}
+
 /* Durations spanning 0 to a few ticks, plus KTIME_MAX. */
 static s64 horizon_test_random_ns(struct rnd_state *rnd)
 {
@@ -803,6 +836,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_skips_query),
 	KUNIT_CASE(horizon_test_enable_resets),
 	KUNIT_CASE(horizon_test_decay_lanes),
+	KUNIT_CASE(horizon_test_find_state_hint),
 	KUNIT_CASE(horizon_test_random_inputs),
 	{}
 };
