@@ -66,15 +66,18 @@
  *
  * 3. Query the sleep length.  Compute the expected idle duration up to it,
  *    given the time already spent idle in this spell.  If it is at least a
- *    tick period, select the state for it and let the tick be stopped.  If
- *    the tick is stopped already, there is no tick to end a too shallow
- *    state: ask the idle loop for a safety net instead, a wakeup after
- *    twice the end of the last bin holding observations (at least
+ *    tick period, select the state for it and let the tick be stopped; if
+ *    a deeper state would fit before the next timer, ask the idle loop for
+ *    a safety net, a wakeup after twice the expected idle duration, so that
+ *    a CPU idle for that long is asked again.  If the expected idle
+ *    duration is shorter and the tick is stopped already, there is no tick
+ *    to end a too shallow state: ask for a safety net instead, a wakeup
+ *    after twice the end of the last bin holding observations (at least
  *    HORIZON_NET_MIN_NS, at most a tick period), and select for the
- *    expected idle duration up to the net.  If the net
- *    fires, step 1 carries the time over as for the tick.  The safety_net
- *    module parameter turns this off: the state is then selected for the
- *    expected idle duration up to the sleep length.
+ *    expected idle duration up to the net.  If a net fires, step 1
+ *    carries the time over as for the tick.  The safety_net module
+ *    parameter turns nets off: with the tick stopped, the state is then
+ *    selected for the expected idle duration up to the sleep length.
  *
  * 4. Otherwise keep the tick, which ends the idle period at the next tick
  *    at the latest, and select the state for the expected idle duration up
@@ -139,7 +142,7 @@
 static bool safety_net = true;
 module_param(safety_net, bool, 0644);
 MODULE_PARM_DESC(safety_net,
-		 "Safety-net wakeup for short predictions with the tick stopped (default: Y)");
+		 "Safety-net wakeups for the CPU idle with the tick stopped (default: Y)");
 
 /* Four 16-bit bins in a u64. */
 #define HORIZON_LANES		0x0001000100010001ULL
@@ -620,6 +623,35 @@ static int horizon_find_state(struct cpuidle_driver *drv,
 }
 
 /**
+ * horizon_deeper_fits - Check whether a deeper state would fit.
+ * @drv: cpuidle driver of the CPU.
+ * @dev: cpuidle device of the CPU.
+ * @idx: The state selected.
+ * @sleep_ns: Sleep length.
+ * @latency_req: PM QoS exit latency limit, in nanoseconds.
+ *
+ * Return: true if an enabled state deeper than @idx, within @latency_req,
+ * has a target residency within @sleep_ns, so that a safety net could
+ * take the CPU there.
+ */
+static bool horizon_deeper_fits(struct cpuidle_driver *drv,
+				struct cpuidle_device *dev, int idx,
+				s64 sleep_ns, s64 latency_req)
+{
+	int i;
+
+	/* Target residencies ascend with the index. */
+	for (i = idx + 1; i < drv->state_count; i++) {
+		if (drv->states[i].target_residency_ns > sleep_ns)
+			return false;
+		if (!dev->states_usage[i].disable &&
+		    drv->states[i].exit_latency_ns <= latency_req)
+			return true;
+	}
+	return false;
+}
+
+/**
  * horizon_finish - Select the state for an expected idle duration.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
@@ -697,7 +729,7 @@ static int horizon_select_stopped(struct cpuidle_driver *drv,
 	idx = horizon_finish(drv, dev, data, horizon_expected_ns(&net_est, true),
 			     latency_req, stop_tick);
 	if (!(drv->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
-	    horizon_find_state(drv, dev, est->limit_ns, latency_req) > idx)
+	    horizon_deeper_fits(drv, dev, idx, est->limit_ns, latency_req))
 		dev->safety_net_ns = net_ns;
 	return idx;
 }
@@ -746,9 +778,16 @@ static int horizon_select(struct cpuidle_driver *drv,
 	horizon_estimate(data, data->spell_ns, sleep_ns, &est,
 			 tick_stopped ? 0 : delta_tick_ns, &tick_est);
 	expected_ns = horizon_expected_ns(&est, true);
-	if (expected_ns >= TICK_NSEC)
-		return horizon_finish(drv, dev, data, expected_ns, latency_req,
-				      stop_tick);
+	if (expected_ns >= TICK_NSEC) {
+		int idx = horizon_finish(drv, dev, data, expected_ns,
+					 latency_req, stop_tick);
+
+		if (*stop_tick && READ_ONCE(safety_net) &&
+		    2 * expected_ns < sleep_ns &&
+		    horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req))
+			dev->safety_net_ns = 2 * expected_ns;
+		return idx;
+	}
 	if (tick_stopped)
 		return horizon_select_stopped(drv, dev, data, &est, expected_ns,
 					      latency_req, stop_tick);
