@@ -258,6 +258,16 @@ static int horizon_test_idle(struct kunit *test, s64 sleep_ns,
 	return idx;
 }
 
+/* Idle @n times, each ended at @measured_ns by an intercept or a timer. */
+static void horizon_test_repeat(struct kunit *test, int n, s64 sleep_ns,
+				s64 measured_ns)
+{
+	bool stop_tick;
+
+	while (n--)
+		horizon_test_idle(test, sleep_ns, measured_ns, false, &stop_tick);
+}
+
 static struct horizon_cpu *horizon_test_data(void)
 {
 	return per_cpu_ptr(&horizon_cpus, 0);
@@ -267,11 +277,9 @@ static void horizon_test_periodic_timer(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
-	int i;
 
 	horizon_test_client_table(env);
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(900), US(900), false, &stop_tick);
+	horizon_test_repeat(test, 50, US(900), US(900));
 	/* C6 (residency 200 us) fits 900 us, C10 (1000 us) does not. */
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 3);
 	/* The timer comes before the next tick: nothing to stop. */
@@ -297,7 +305,13 @@ static void horizon_test_random_intercepts(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, stop_tick);
 }
 
-static void horizon_test_bimodal(struct kunit *test)
+/*
+ * On the client table, with the next timer 4 ticks away, learn @n idle
+ * periods: the timer ends those whose index is @slot modulo @every, an
+ * intercept at 30 us the others.
+ */
+static void horizon_test_learn_mix(struct kunit *test, int n, int every,
+				   int slot)
 {
 	struct horizon_test_env *env = test->priv;
 	s64 sleep_ns = 4 * TICK_NSEC;
@@ -305,9 +319,17 @@ static void horizon_test_bimodal(struct kunit *test)
 	int i;
 
 	horizon_test_client_table(env);
-	for (i = 0; i < 100; i++)
-		horizon_test_idle(test, sleep_ns, i % 2 ? US(30) : sleep_ns,
-				  false, &stop_tick);
+	for (i = 0; i < n; i++)
+		horizon_test_idle(test, sleep_ns,
+				  i % every == slot ? sleep_ns : US(30), false,
+				  &stop_tick);
+}
+
+static void horizon_test_bimodal(struct kunit *test)
+{
+	bool stop_tick;
+
+	horizon_test_learn_mix(test, 100, 2, 0);
 	/* Half end at 30 us, half at 4 ticks: about 2 ticks expected. */
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
 	KUNIT_EXPECT_TRUE(test, stop_tick);
@@ -318,11 +340,9 @@ static void horizon_test_submicrosecond(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
-	int i;
 
 	horizon_test_client_table(env);
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(10000), 500, false, &stop_tick);
+	horizon_test_repeat(test, 50, US(10000), 500);
 	/* 500 ns expected: polling, not C1 (2 us). */
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
 	KUNIT_EXPECT_FALSE(test, stop_tick);
@@ -338,15 +358,9 @@ static void horizon_test_submicrosecond(struct kunit *test)
  */
 static void horizon_test_rare_long_tail(struct kunit *test)
 {
-	struct horizon_test_env *env = test->priv;
-	s64 sleep_ns = 4 * TICK_NSEC;
 	bool stop_tick;
-	int i;
 
-	horizon_test_client_table(env);
-	for (i = 0; i < 80; i++)
-		horizon_test_idle(test, sleep_ns, i % 4 == 1 ? sleep_ns : US(30),
-				  false, &stop_tick);
+	horizon_test_learn_mix(test, 80, 4, 1);
 	/*
 	 * The mean is over a tick, but three in four end at 30 us: C1E
 	 * (20 us), not C6 (200 us), and the tick is kept.
@@ -362,8 +376,7 @@ static void horizon_test_burst_then_long(struct kunit *test)
 	int i;
 
 	horizon_test_client_table(env);
-	for (i = 0; i < 100; i++)
-		horizon_test_idle(test, US(10000), US(25), false, &stop_tick);
+	horizon_test_repeat(test, 100, US(10000), US(25));
 	KUNIT_ASSERT_LE(test, horizon_test_select(test, &stop_tick), 2);
 
 	/* Then only long timer-ended idles: deep again within 20. */
@@ -394,7 +407,6 @@ static void horizon_test_already_stopped(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
-	int i;
 
 	horizon_test_client_table(env);
 	env->tick_stopped = true;
@@ -403,8 +415,7 @@ static void horizon_test_already_stopped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 	/* Wakeups always at 30 us: the expected cost says C1E. */
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+	horizon_test_repeat(test, 50, US(10000), US(30));
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
 }
 
@@ -415,13 +426,10 @@ static void horizon_test_already_stopped(struct kunit *test)
 static void horizon_test_learn_30us(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
-	bool stop_tick;
-	int i;
 
 	horizon_test_client_table(env);
 	env->tick_stopped = true;
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(10000), US(30), false, &stop_tick);
+	horizon_test_repeat(test, 50, US(10000), US(30));
 }
 
 static void horizon_test_net_armed(struct kunit *test)
@@ -529,11 +537,9 @@ static void horizon_test_tick_wakeup_continues(struct kunit *test)
 	struct horizon_test_env *env = test->priv;
 	struct horizon_cpu *data = horizon_test_data();
 	bool stop_tick;
-	int i;
 
 	horizon_test_client_table(env);
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(20000), US(100), false, &stop_tick);
+	horizon_test_repeat(test, 50, US(20000), US(100));
 	/* The tick retained ends an idle period 500 us in. */
 	env->delta_tick_ns = US(500);
 	horizon_test_idle(test, US(20000), US(500), true, &stop_tick);
@@ -606,11 +612,10 @@ static void horizon_test_skips_query(struct kunit *test)
 	struct horizon_test_env *env = test->priv;
 	unsigned int queries;
 	bool stop_tick;
-	int i, idx;
+	int idx;
 
 	horizon_test_client_table(env);
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, US(5000), 1000, false, &stop_tick);
+	horizon_test_repeat(test, 50, US(5000), 1000);
 	queries = env->queries;
 	idx = horizon_test_select(test, &stop_tick);
 	KUNIT_EXPECT_EQ(test, env->queries, queries);
@@ -624,11 +629,9 @@ static void horizon_test_enable_resets(struct kunit *test)
 	struct horizon_test_env *env = test->priv;
 	struct horizon_cpu *data = horizon_test_data();
 	bool stop_tick;
-	int i;
 
 	horizon_test_client_table(env);
-	for (i = 0; i < 10; i++)
-		horizon_test_idle(test, US(5000), US(30), false, &stop_tick);
+	horizon_test_repeat(test, 10, US(5000), US(30));
 	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, 2);
 	KUNIT_EXPECT_EQ(test, horizon_enable_device(&env->drv, &env->dev), 0);
 	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, -1);
