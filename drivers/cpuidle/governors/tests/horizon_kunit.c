@@ -479,6 +479,17 @@ static void horizon_test_net_not_needed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
 
+/* Select with the safety_net module parameter off. */
+static int horizon_test_select_no_net(struct kunit *test, bool *stop_tick)
+{
+	int idx;
+
+	WRITE_ONCE(safety_net, false);
+	idx = horizon_test_select(test, stop_tick);
+	WRITE_ONCE(safety_net, true);
+	return idx;
+}
+
 static void horizon_test_net_off(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
@@ -486,9 +497,7 @@ static void horizon_test_net_off(struct kunit *test)
 	int idx;
 
 	horizon_test_learn_30us(test);
-	WRITE_ONCE(safety_net, false);
-	idx = horizon_test_select(test, &stop_tick);
-	WRITE_ONCE(safety_net, true);
+	idx = horizon_test_select_no_net(test, &stop_tick);
 	KUNIT_EXPECT_EQ(test, idx, 2);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
@@ -502,15 +511,13 @@ static void horizon_test_net_long(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
-	int i, idx;
+	int idx;
 
 	horizon_test_add_state(env, 0, 0, true);
 	horizon_test_add_state(env, US(1), US(2), false);
 	horizon_test_add_state(env, US(100), US(200), false);
 	horizon_test_add_state(env, US(500), 4 * TICK_NSEC, false);
-	for (i = 0; i < 50; i++)
-		horizon_test_idle(test, 20 * TICK_NSEC, 2 * TICK_NSEC, false,
-				  &stop_tick);
+	horizon_test_repeat(test, 50, 20 * TICK_NSEC, 2 * TICK_NSEC);
 	env->sleep_length_ns = 20 * TICK_NSEC;
 	idx = horizon_test_select(test, &stop_tick);
 	KUNIT_EXPECT_EQ(test, idx, 2);
@@ -525,9 +532,7 @@ static void horizon_test_net_long(struct kunit *test)
 
 	/* Nor with the safety net turned off. */
 	env->sleep_length_ns = 20 * TICK_NSEC;
-	WRITE_ONCE(safety_net, false);
-	idx = horizon_test_select(test, &stop_tick);
-	WRITE_ONCE(safety_net, true);
+	idx = horizon_test_select_no_net(test, &stop_tick);
 	KUNIT_EXPECT_EQ(test, idx, 2);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
