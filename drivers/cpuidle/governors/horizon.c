@@ -394,9 +394,7 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 		at_risk += data->intercepts[i] + data->timer_ends[i];
 	if (!at_risk) {
 		est->seen_ns = limit_ns;	/* nothing learned yet */
-		if (cut_ns != S64_MAX)
-			horizon_cut(est, at_cut, cut_ns);
-		return;
+		goto out;
 	}
 
 	/* Bin i spans [lo_ns, hi_ns) from the start of the spell. */
@@ -486,8 +484,7 @@ next:
 out:
 	if (cut_ns != S64_MAX) {
 		/* The walk ended before the cut: nothing more up to it. */
-		*at_cut = *est;
-		at_cut->limit_ns = cut_ns;
+		horizon_cut(est, at_cut, cut_ns);
 		at_cut->seen_ns = min(est->seen_ns, cut_ns);
 	}
 }
@@ -623,32 +620,36 @@ static int horizon_find_state(struct cpuidle_driver *drv,
 }
 
 /**
- * horizon_deeper_fits - Check whether a deeper state would fit.
+ * horizon_ask_net - Ask for a safety net if it can take the CPU deeper.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
  * @idx: The state selected.
  * @sleep_ns: Sleep length.
  * @latency_req: PM QoS exit latency limit, in nanoseconds.
+ * @net_ns: The safety net.
  *
- * Return: true if an enabled state deeper than @idx, within @latency_req,
- * has a target residency within @sleep_ns, so that a safety net could
- * take the CPU there.
+ * A polling state needs no net (its time limit bounds it), and a net is
+ * of no use if no enabled state deeper than @idx, within @latency_req, has
+ * a target residency within @sleep_ns.
  */
-static bool horizon_deeper_fits(struct cpuidle_driver *drv,
-				struct cpuidle_device *dev, int idx,
-				s64 sleep_ns, s64 latency_req)
+static void horizon_ask_net(struct cpuidle_driver *drv,
+			    struct cpuidle_device *dev, int idx,
+			    s64 sleep_ns, s64 latency_req, u64 net_ns)
 {
 	int i;
 
+	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
+		return;
 	/* Target residencies ascend with the index. */
 	for (i = idx + 1; i < drv->state_count; i++) {
 		if (drv->states[i].target_residency_ns > sleep_ns)
-			return false;
+			return;
 		if (!dev->states_usage[i].disable &&
-		    drv->states[i].exit_latency_ns <= latency_req)
-			return true;
+		    drv->states[i].exit_latency_ns <= latency_req) {
+			dev->safety_net_ns = net_ns;
+			return;
+		}
 	}
-	return false;
 }
 
 /**
@@ -728,9 +729,7 @@ static int horizon_select_stopped(struct cpuidle_driver *drv,
 	horizon_estimate(data, data->spell_ns, net_ns, &net_est, 0, NULL);
 	idx = horizon_finish(drv, dev, data, horizon_expected_ns(&net_est, true),
 			     latency_req, stop_tick);
-	if (!(drv->states[idx].flags & CPUIDLE_FLAG_POLLING) &&
-	    horizon_deeper_fits(drv, dev, idx, est->limit_ns, latency_req))
-		dev->safety_net_ns = net_ns;
+	horizon_ask_net(drv, dev, idx, est->limit_ns, latency_req, net_ns);
 	return idx;
 }
 
@@ -782,10 +781,9 @@ static int horizon_select(struct cpuidle_driver *drv,
 		int idx = horizon_finish(drv, dev, data, expected_ns,
 					 latency_req, stop_tick);
 
-		if (*stop_tick && READ_ONCE(safety_net) &&
-		    2 * expected_ns < sleep_ns &&
-		    horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req))
-			dev->safety_net_ns = 2 * expected_ns;
+		if (READ_ONCE(safety_net) && 2 * expected_ns < sleep_ns)
+			horizon_ask_net(drv, dev, idx, sleep_ns, latency_req,
+					2 * expected_ns);
 		return idx;
 	}
 	if (tick_stopped)
