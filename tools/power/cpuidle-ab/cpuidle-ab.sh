@@ -1,0 +1,411 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpuidle-ab: compare cpuidle governors on this machine. Runs a workload
+# under each governor in turn, round after round (A B C A B C ...), and
+# reports per governor the mean and spread over the rounds of: RAPL
+# package and core power, local timer interrupts, idle entries and misses
+# per state, safety nets armed and fired, and the round-trip time of a
+# pipe ping-pong between two CPUs. Writes a CSV, and a plot with gnuplot.
+# The governor found at the start is restored at the end, also on Ctrl-C.
+#
+# Run as root; POSIX sh, so that it also runs under busybox. See
+# README.rst, or the -h option.
+
+LC_ALL=C
+export LC_ALL
+AB_LIB=$(cd "$(dirname "$0")" && pwd)/cpuidle-ab-lib.sh
+# shellcheck source-path=SCRIPTDIR source=cpuidle-ab-lib.sh
+. "$AB_LIB"
+
+NET_EVENT=${CPUIDLE_AB_NET_EVENT:-timer:tick_idle_net}
+
+usage() {
+	cat <<EOF
+usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w idle|mix|cmd] [-t SECONDS]
+                     [-L CPUIDLE_LOAD] [-n ROUND_TRIPS] [-G MICROSECONDS]
+                     [-s SECONDS] [-o DIR] [-- COMMAND [ARG...]]
+  -g  governors to compare, comma-separated (default horizon,menu,teo)
+  -r  rounds; each runs the workload once under every governor (default 3)
+  -w  workload: idle (nothing runs), mix (cpuidle_load mix: periodic
+      timers, pipe ping-pong between CPUs, bursts of short sleeps), or
+      cmd (COMMAND, the default when one is given)
+  -t  seconds of each idle or mix run (default 10)
+  -L  the cpuidle_load program of tools/testing/selftests/cpuidle
+      (default: \$CPUIDLE_LOAD, the one built in this kernel tree, or PATH)
+  -n  pipe ping-pong round trips after each run, for the wakeup latency
+      (default 500; 0: none)
+  -G  microseconds between two round trips (default 2000)
+  -s  seconds to let a governor settle before each run (default 1)
+  -o  directory for the CSV files and the plot (default ./cpuidle-ab-DATE)
+Environment: CPUIDLE_AB_NET_EVENT (default timer:tick_idle_net),
+CPUIDLE_LOAD, SYSROOT (a fake root of /sys and /proc, for tests).
+EOF
+}
+
+die() {
+	echo "cpuidle-ab: error: $*" >&2
+	exit 1
+}
+
+# Bad options: say so and exit before anything is changed.
+bad() {
+	echo "cpuidle-ab: $*" >&2
+	echo "cpuidle-ab: run '${0##*/} -h' for the options" >&2
+	exit 2
+}
+
+is_uint() {
+	case "$1" in
+	"" | *[!0-9]*) return 1 ;;
+	esac
+	[ ${#1} -le 9 ]
+}
+
+# A number of seconds: digits, at most one point, a digit on each side.
+is_secs() {
+	case "$1" in
+	"" | *[!0-9.]* | .* | *. | *.*.*) return 1 ;;
+	esac
+	[ ${#1} -le 12 ]
+}
+
+governors="horizon menu teo" rounds=3 workload='' secs=10
+load=${CPUIDLE_LOAD:-} pings=500 gap_us=2000 settle=1 outdir=
+while getopts ":g:r:w:t:L:n:G:s:o:h" opt; do
+	case "$opt" in
+	g) governors=$(echo "$OPTARG" | tr ',' ' ') ;;
+	r) rounds=$OPTARG ;;
+	w) workload=$OPTARG ;;
+	t) secs=$OPTARG ;;
+	L) load=$OPTARG ;;
+	n) pings=$OPTARG ;;
+	G) gap_us=$OPTARG ;;
+	s) settle=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	h) usage; exit 0 ;;
+	:) bad "-$OPTARG needs a value" ;;
+	*) bad "unknown option -$OPTARG" ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+if ! { is_uint "$rounds" && [ "$rounds" -ge 1 ] && [ "$rounds" -le 1000 ]; }; then
+	bad "-r: rounds must be 1 to 1000, not '$rounds'"
+fi
+if ! { is_secs "$secs" && awk -v s="$secs" 'BEGIN { exit !(s > 0) }'; }; then
+	bad "-t: seconds must be a number above 0, not '$secs'"
+fi
+is_secs "$settle" || bad "-s: seconds must be a number, not '$settle'"
+if ! { is_uint "$pings" && [ "$pings" -le 1000000 ]; }; then
+	bad "-n: round trips must be 0 to 1000000, not '$pings'"
+fi
+if ! { is_uint "$gap_us" && [ "$gap_us" -ge 1 ] && [ "$gap_us" -le 10000000 ]; }; then
+	bad "-G: microseconds must be 1 to 10000000, not '$gap_us'"
+fi
+[ -n "$(echo "$governors" | tr -d ' \t')" ] || bad "-g: no governor"
+seen=" "
+for g in $governors; do
+	case "$g" in
+	*[!A-Za-z0-9_-]*) bad "-g: bad governor name '$g'" ;;
+	esac
+	[ ${#g} -le 15 ] || bad "-g: governor name '$g' is too long"
+	case "$seen" in
+	*" $g "*) bad "-g: governor '$g' given twice" ;;
+	esac
+	seen="$seen$g "
+done
+if [ -z "$workload" ]; then
+	workload=idle
+	[ $# -eq 0 ] || workload=cmd
+fi
+case "$workload" in
+idle | mix)
+	[ $# -eq 0 ] || bad "-w $workload takes no command (use -w cmd)" ;;
+cmd)
+	[ $# -gt 0 ] || bad "-w cmd needs a command after --" ;;
+*)
+	bad "-w: workload must be idle, mix or cmd, not '$workload'" ;;
+esac
+if [ "$workload" = mix ]; then
+	if [ -z "$load" ]; then
+		top=$(cd "$(dirname "$0")/../../.." && pwd)
+		for l in "$top/tools/testing/selftests/cpuidle/cpuidle_load" \
+			 /kselftest/cpuidle/cpuidle_load \
+			 "$(command -v cpuidle_load 2>/dev/null)"; do
+			if [ -n "$l" ] && [ -x "$l" ]; then
+				load=$l
+				break
+			fi
+		done
+	fi
+	if [ -z "$load" ]; then
+		bad "-w mix needs cpuidle_load: build it with" \
+		    "'make -C tools/testing/selftests/cpuidle' and give -L PATH"
+	fi
+	[ -x "$load" ] || bad "-L: '$load' is not an executable program"
+	msecs=$(awk -v s="$secs" 'BEGIN { printf "%.0f", s * 1000 }')
+	[ "$msecs" -ge 1 ] || bad "-t: a mix runs at least 1 ms"
+fi
+
+# What this machine has.
+[ -r "$AB_CPUIDLE/current_governor" ] ||
+	die "no cpuidle governor here ($AB_CPUIDLE/current_governor missing)"
+driver=$(cat "$AB_CPUIDLE/current_driver" 2>/dev/null)
+[ "$driver" != none ] || die "no cpuidle driver (current_driver: none)"
+orig=$(cat "$AB_CPUIDLE/current_governor")
+[ -n "$orig" ] || die "cannot read the current governor"
+avail=$(cat "$AB_CPUIDLE/available_governors" 2>/dev/null)
+cpus=$(ab_cpu_list "$(cat "$AB_CPU/online" 2>/dev/null || echo 0)")
+ncpus=$(echo "$cpus" | wc -w)
+
+echo "cpuidle-ab: $(uname -sr), $ncpus CPUs online," \
+	"cpuidle driver ${driver:-unknown}, governor $orig"
+[ "$(id -u)" = 0 ] ||
+	echo "not root: the governor cannot be switched, nor RAPL energy read"
+govs=
+for g in $governors; do
+	case " $avail " in
+	*" $g "*) govs="$govs $g" ;;
+	*) echo "governor $g: not available (available: $avail); left out" ;;
+	esac
+done
+set -f
+# shellcheck disable=SC2086
+set -- $govs -- "$@"
+set +f
+[ "$1" != -- ] || die "none of the governors ($governors) is available"
+govs=
+while [ "$1" != -- ]; do
+	govs="$govs${govs:+ }$1"
+	shift
+done
+shift
+for g in $govs; do
+	[ "$g" = "$orig" ] || [ -w "$AB_CPUIDLE/current_governor" ] ||
+		die "cannot select governor $g:" \
+		    "$AB_CPUIDLE/current_governor is not writable (not root?)"
+done
+[ ! -r "${SYSROOT:-}/sys/module/horizon/parameters/safety_net" ] ||
+	echo "horizon safety_net: $(cat "${SYSROOT:-}/sys/module/horizon/parameters/safety_net")"
+
+AB_RAPL=1
+if [ -z "$(ab_rapl_zones)" ]; then
+	AB_RAPL=0
+	why="no RAPL zone under $AB_POWERCAP"
+	for z in "$AB_POWERCAP"/*rapl*:*; do
+		[ ! -e "$z" ] || why="energy_uj cannot be read: not root?"
+	done
+	echo "RAPL: not available ($why)"
+fi
+AB_LOC=1
+if ! grep -q '^ *LOC:' "$AB_INTERRUPTS" 2>/dev/null; then
+	AB_LOC=0
+	echo "local timer interrupts: not available (no LOC line in $AB_INTERRUPTS)"
+fi
+
+ab_tmp=$(mktemp -d) || die "mktemp failed"
+ab_inst='' ab_pids='' ab_changed=0
+
+# Restore what was found: the governor, tracefs; end what was started.
+# shellcheck disable=SC2317 # run by the trap
+cleanup() {
+	st=$?
+	trap '' INT TERM HUP
+	for p in $ab_pids; do
+		kill "$p" 2>/dev/null
+	done
+	if [ -n "$ab_inst" ]; then
+		echo 0 >"$ab_inst/tracing_on"
+		rmdir "$ab_inst"
+	fi 2>/dev/null
+	if [ "$ab_changed" = 1 ]; then
+		if [ "$(cat "$AB_CPUIDLE/current_governor")" = "$orig" ] ||
+		   { echo "$orig" >"$AB_CPUIDLE/current_governor" &&
+		     [ "$(cat "$AB_CPUIDLE/current_governor")" = "$orig" ]; }; then
+			echo "governor restored: $orig"
+		else
+			echo "cpuidle-ab: error: could not restore governor $orig" >&2
+			st=1
+		fi
+	fi 2>/dev/null
+	rm -rf "$ab_tmp"
+	exit "$st"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Safety nets: a tracefs instance of our own, so that the user's tracing
+# is left alone; the trace clock is CLOCK_MONOTONIC, like the nets' expiry.
+if [ -z "$AB_TRACEFS" ]; then
+	echo "nets: not available (no tracefs at /sys/kernel/tracing: not" \
+		"mounted, or not root)"
+elif [ ! -d "$AB_TRACEFS/events/${NET_EVENT%%:*}/${NET_EVENT#*:}" ]; then
+	echo "nets: not available (no tracefs event $NET_EVENT)"
+elif ! mkdir "$AB_TRACEFS/instances/cpuidle-ab.$$" 2>/dev/null; then
+	echo "nets: not available (cannot create a tracefs instance)"
+else
+	ab_inst=$AB_TRACEFS/instances/cpuidle-ab.$$
+	{
+		echo 0 >"$ab_inst/tracing_on"
+		echo mono >"$ab_inst/trace_clock"
+		echo 4096 >"$ab_inst/buffer_size_kb"
+	} 2>/dev/null
+	for e in "$NET_EVENT" timer:hrtimer_expire_entry power:cpu_idle \
+		 irq_vectors:local_timer_entry; do
+		d=$ab_inst/events/${e%%:*}/${e#*:}
+		[ ! -d "$d" ] || echo 1 2>/dev/null >"$d/enable"
+	done
+	if [ ! -d "$ab_inst/events" ] ||
+	   [ "$(cat "$ab_inst/events/${NET_EVENT%%:*}/${NET_EVENT#*:}/enable" \
+		2>/dev/null)" != 1 ]; then
+		echo "nets: not available (cannot enable $NET_EVENT)"
+		rmdir "$ab_inst" 2>/dev/null
+		ab_inst=
+	fi
+fi
+
+# The wakeup latency: a pipe ping-pong between the first two CPUs, run by
+# a shell that has $EPOCHREALTIME.
+rtt_sh='' pin_ping='' pin_pong=''
+if [ "$pings" -gt 0 ]; then
+	rtt_sh=$(ab_rtt_shell)
+	if [ "$ncpus" -lt 2 ]; then
+		echo "wakeup latency: not available (one CPU online)"
+		rtt_sh=
+	elif [ -z "$rtt_sh" ]; then
+		echo "wakeup latency: not available (needs bash or busybox sh)"
+	elif ! mkfifo "$ab_tmp/ping" "$ab_tmp/pong" "$ab_tmp/idle"; then
+		echo "wakeup latency: not available (mkfifo failed)"
+		rtt_sh=
+	elif command -v taskset >/dev/null 2>&1; then
+		pin_ping="taskset -c $(echo "$cpus" | cut -d' ' -f1)"
+		pin_pong="taskset -c $(echo "$cpus" | cut -d' ' -f2)"
+	else
+		echo "wakeup latency: CPUs not pinned (no taskset)"
+	fi
+fi
+
+# The output directory, once the options are known to be good.
+[ -n "$outdir" ] || outdir=cpuidle-ab-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$outdir" || die "cannot create $outdir"
+[ "$workload" = idle ] || : >"$outdir/command.log"
+
+# select_governor NAME: write it, and check that it took.
+select_governor() {
+	[ "$(cat "$AB_CPUIDLE/current_governor")" != "$1" ] || return 0
+	ab_changed=1
+	echo "$1" 2>/dev/null >"$AB_CPUIDLE/current_governor" &&
+		[ "$(cat "$AB_CPUIDLE/current_governor")" = "$1" ]
+}
+
+# run_workload [COMMAND...]: in the background, so that a signal is taken
+# at once; cleanup() ends it.
+run_workload() {
+	case "$workload" in
+	idle) sleep "$secs" & ;;
+	mix) "$load" mix "$msecs" >>"$outdir/command.log" 2>&1 & ;;
+	cmd) "$@" >>"$outdir/command.log" 2>&1 & ;;
+	esac
+	ab_pids=$!
+	wait "$ab_pids"
+	wl_rc=$?
+	ab_pids=
+	return $wl_rc
+}
+
+# run_rtt: "rtt_p50_us VALUE" ... from the ping-pong.
+run_rtt() {
+	gap=$(awk -v u="$gap_us" 'BEGIN { printf "%.6f", u / 1e6 }')
+	# shellcheck disable=SC2016,SC2086
+	$pin_pong $rtt_sh -c '. "$1"; ab_rtt_pong "$2" "$3"' sh "$AB_LIB" \
+		"$ab_tmp/ping" "$ab_tmp/pong" &
+	ab_pids=$!
+	# shellcheck disable=SC2016,SC2086
+	$pin_ping $rtt_sh -c '. "$1"; ab_rtt_ping "$2" "$3" "$4" "$5" "$6"' \
+		sh "$AB_LIB" "$ab_tmp/ping" "$ab_tmp/pong" "$ab_tmp/idle" \
+		"$pings" "$gap" >"$ab_tmp/rtt" &
+	ab_pids="$ab_pids $!"
+	wait $!
+	# shellcheck disable=SC2086
+	kill $ab_pids 2>/dev/null
+	ab_pids=
+	ab_rtt_us <"$ab_tmp/rtt" | ab_percentiles 50 90 99 |
+		awk '$1 != "-" {
+			print "rtt_p50_us", $1; print "rtt_p90_us", $2
+			print "rtt_p99_us", $3
+		}'
+}
+
+case "$workload" in
+idle) what="idle for $secs s" ;;
+mix) what="$load mix for $secs s" ;;
+cmd) what="'$*'" ;;
+esac
+echo "governors $govs; rounds: $rounds, interleaved, each $what;" \
+	"output in $outdir"
+ab_state_names >"$ab_tmp/names"
+: >"$ab_tmp/data"
+rc=0
+# shellcheck disable=SC2086
+ab_schedule "$rounds" $govs >"$ab_tmp/schedule"
+while read -r round gov <&3; do
+	select_governor "$gov" || die "cannot select governor $gov"
+	sleep "$settle"
+	if [ -n "$ab_inst" ]; then
+		echo >"$ab_inst/trace"
+		echo 1 >"$ab_inst/tracing_on"
+	fi
+	ab_snapshot "$ab_tmp/before"
+	run_workload "$@"
+	wrc=$?
+	ab_snapshot "$ab_tmp/after"
+	if [ "$wrc" != 0 ]; then
+		echo "round $round, $gov: the workload exited with status $wrc"
+		rc=1
+	fi
+	ab_delta "$ab_tmp/before" "$ab_tmp/after" "$ncpus" >"$ab_tmp/m"
+	if [ -n "$ab_inst" ]; then
+		echo 0 >"$ab_inst/tracing_on"
+		s=$(awk '/^secs / { print $2 }' "$ab_tmp/m")
+		ab_net_stats "$NET_EVENT" <"$ab_inst/trace" | awk -v s="$s" '{
+			printf "nets_armed_per_s %.6f\n", (s > 0 ? $1 / s : 0)
+			printf "nets_fired_per_s %.6f\n", (s > 0 ? $2 / s : 0)
+		}' >>"$ab_tmp/m"
+		if [ "$(cat "$ab_inst"/per_cpu/cpu*/stats 2>/dev/null |
+			awk '/^overrun:/ { s += $2 } END { print s + 0 }')" != 0 ]; then
+			echo "round $round, $gov: the trace buffer overran;" \
+				"nets are counted short"
+		fi
+	fi
+	[ -z "$rtt_sh" ] || run_rtt >>"$ab_tmp/m"
+	sed "s/^/$round $gov /" "$ab_tmp/m" >>"$ab_tmp/data"
+	awk -v r="$round" -v n="$rounds" -v g="$gov" "$AB_AWK"'
+	{ v[$1] = $2 }
+	END {
+		line = sprintf("round %d/%d %-10s %6.2f s", r, n, g, v["secs"])
+		if ("entries_per_s" in v)
+			line = line sprintf(", %s entries/s, misses %s%%",
+				ab_fmt(v["entries_per_s"]), ab_fmt(v["miss_pct"]))
+		if ("pkg_W" in v)
+			line = line sprintf(", package %s W", ab_fmt(v["pkg_W"]))
+		if ("loc_per_s" in v)
+			line = line sprintf(", LOC %s/s", ab_fmt(v["loc_per_s"]))
+		if ("rtt_p50_us" in v)
+			line = line sprintf(", rtt p50 %s us", ab_fmt(v["rtt_p50_us"]))
+		print line
+	}' "$ab_tmp/m"
+done 3<"$ab_tmp/schedule"
+
+echo
+# shellcheck disable=SC2086
+ab_report "$ab_tmp/data" "$ab_tmp/names" $govs | tee "$outdir/table.txt"
+ab_csv "$ab_tmp/data" "$outdir"
+cp "$ab_tmp/names" "$outdir/states.txt"
+echo
+echo "CSV: $outdir/rounds.csv (every round), $outdir/summary.csv"
+# shellcheck disable=SC2086
+ab_plot "$outdir" $govs
+exit $rc
