@@ -1,0 +1,446 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of cpuidle-ab: its arithmetic and parsing, and whole runs on a fake
+# /sys and /proc (SYSROOT) whose files are plain files, so that neither
+# root nor a cpuidle driver nor RAPL is needed. Every test runs under sh
+# and, when it is installed, under busybox sh (whose awk lacks the math
+# functions). Prints "ok N NAME" or "not ok N NAME" per check, then
+# "N passed, N failed"; writes "PASSED FAILED" to COUNTFILE if given.
+#
+# Usage: run_tests.sh [COUNTFILE]
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+tool=$top/cpuidle-ab.sh
+
+if [ "${1:-}" != --in-shell ]; then
+	out=$(mktemp)
+	for shell in sh "busybox sh"; do
+		# shellcheck disable=SC2086
+		command -v ${shell%% *} >/dev/null 2>&1 || continue
+		# shellcheck disable=SC2086
+		$shell "$0" --in-shell "$shell" 2>&1 | tee -a "$out"
+	done
+	passed=$(grep -c '^ok ' "$out")
+	failed=$(grep -c '^not ok ' "$out")
+	rm -f "$out"
+	[ "$passed" -gt 0 ] || failed=$((failed + 1))
+	echo "$passed passed, $failed failed"
+	[ -z "${1:-}" ] || echo "$passed $failed" >"$1"
+	[ "$failed" = 0 ]
+	exit
+fi
+
+# In one shell ($2 names it): source the library, run every test.
+label=$2
+AB_SH=$2
+# shellcheck source=../cpuidle-ab-lib.sh
+. "$top/cpuidle-ab-lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+# check NAME GOT WANT: ok if the two strings are equal.
+check() {
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n $label: $1"
+	else
+		echo "not ok $n $label: $1"
+		echo "#   got:  $(echo "$2" | head -n 5 | tr '\n' '|')"
+		echo "#   want: $(echo "$3" | head -n 5 | tr '\n' '|')"
+	fi
+}
+
+# has NAME FILE PATTERN: ok if a line of FILE matches the grep PATTERN.
+has() {
+	if grep -q -- "$3" "$2"; then
+		check "$1" "" ""
+	else
+		check "$1" "no line like '$3' in: $(tr '\n' '|' <"$2")" ""
+	fi
+}
+
+# hasnot NAME FILE PATTERN: ok if no line of FILE matches.
+hasnot() {
+	if grep -q -- "$3" "$2"; then
+		check "$1" "$(grep -- "$3" "$2" | head -n 1)" ""
+	else
+		check "$1" "" ""
+	fi
+}
+
+# csv FILE ROUND GOVERNOR METRIC: a value of rounds.csv.
+csv() {
+	awk -F, -v r="$2" -v g="$3" -v m="$4" \
+		'$1 == r && $2 == g && $3 == m { print $4 }' "$1"
+}
+
+test_wrap() {
+	check wrap_none "$(ab_wrap_delta 1000 251000 262143328850)" 250000
+	# 850 uJ up to the maximum, 1 to get back to 0, then 500.
+	check wrap_once "$(ab_wrap_delta 262143328000 500 262143328850)" 1351
+	check wrap_no_max "$(ab_wrap_delta 500 400 0)" -100
+}
+
+test_schedule() {
+	check interleave_order "$(ab_schedule 2 horizon menu teo | tr '\n' ,)" \
+		"1 horizon,1 menu,1 teo,2 horizon,2 menu,2 teo,"
+	check interleave_one "$(ab_schedule 3 menu | tr '\n' ,)" \
+		"1 menu,2 menu,3 menu,"
+}
+
+test_cpu_list() {
+	check cpu_list_ranges "$(ab_cpu_list 0-3,8,10-11)" "0 1 2 3 8 10 11"
+	check cpu_list_one "$(ab_cpu_list 5)" 5
+}
+
+test_percentiles() {
+	check percentiles_100 \
+		"$(seq 1 100 | sort -r | ab_percentiles 50 90 99)" "50 90 99"
+	check percentiles_10 "$(seq 10 -1 1 | ab_percentiles 50 90 99)" "5 9 10"
+	check percentiles_one "$(echo 7 | ab_percentiles 50 99)" "7 7"
+	check percentiles_none "$(ab_percentiles 50 99 </dev/null)" "- -"
+}
+
+test_stats() {
+	check mean_spread "$(printf 'a 1\na 2\nb 5\na 3\na 4\n' | ab_stats)" \
+		"a 4 2.500000 1.290994
+b 1 5.000000 0.000000"
+	# Large values, small differences: Welford keeps the digits.
+	check spread_large \
+		"$(printf 'x 1000000001\nx 1000000003\n' | ab_stats)" \
+		"x 2 1000000002.000000 1.414214"
+}
+
+test_rtt_us() {
+	check rtt_us "$(printf '100.999990 101.000010\n7.000001 7.000101\n' |
+		ab_rtt_us | tr '\n' ' ')" "20 100 "
+	check rtt_us_octal "$(echo "1796400970.000008 1796400970.000090" |
+		ab_rtt_us)" 82
+}
+
+# The fake machine: two CPUs with a polling state and "C1 deep" (a name
+# with a blank), RAPL with the MSR and MMIO interfaces to one package,
+# and a LOC line. Package energy starts 1 J short of its wrap.
+mkfake() {
+	f=$1
+	c=$f/sys/devices/system/cpu
+	mkdir -p "$c/cpuidle" "$f/proc"
+	echo "ladder menu teo" >"$c/cpuidle/available_governors"
+	echo teo >"$c/cpuidle/current_governor"
+	echo acpi_idle >"$c/cpuidle/current_driver"
+	echo 0-1 >"$c/online"
+	for cpu in 0 1; do
+		for s in 0 1; do
+			d=$c/cpu$cpu/cpuidle/state$s
+			mkdir -p "$d"
+			for k in usage time above below; do
+				echo $((s * 1000 + cpu)) >"$d/$k"
+			done
+		done
+		echo POLL >"$c/cpu$cpu/cpuidle/state0/name"
+		echo "C1 deep" >"$c/cpu$cpu/cpuidle/state1/name"
+	done
+	p=$f/sys/class/powercap
+	mkdir -p "$p/intel-rapl:0/intel-rapl:0:0" "$p/intel-rapl-mmio:0"
+	ln -s "intel-rapl:0/intel-rapl:0:0" "$p/intel-rapl:0:0"
+	for z in intel-rapl:0 intel-rapl-mmio:0 intel-rapl:0:0; do
+		echo 262143328850 >"$p/$z/max_energy_range_uj"
+	done
+	echo package-0 >"$p/intel-rapl:0/name"
+	echo package-0 >"$p/intel-rapl-mmio:0/name"
+	echo core >"$p/intel-rapl:0:0/name"
+	echo 262142328850 >"$p/intel-rapl:0/energy_uj"
+	echo 262142328850 >"$p/intel-rapl-mmio:0/energy_uj"
+	echo 7000000 >"$p/intel-rapl:0:0/energy_uj"
+	printf '%s\n' "           CPU0       CPU1" \
+		"  0:         10          0   IO-APIC    2-edge      timer" \
+		"LOC:       1000       2000   Local timer interrupts" \
+		"RES:          5          6   Rescheduling interrupts" \
+		>"$f/proc/interrupts"
+}
+
+# The workload of the whole runs: log the governor, then move every
+# counter by a known amount: state1 on each CPU usage +10, time +1000,
+# above +1, below +2; package +5 J (wrapping), core +2 J; LOC +100 each.
+cat >"$tmp/bump.sh" <<'EOF'
+f=$1
+c=$f/sys/devices/system/cpu
+cat "$c/cpuidle/current_governor" >>"$f/order.log"
+add() { echo $(($(cat "$1") + $2)) >"$1"; }
+for cpu in 0 1; do
+	d=$c/cpu$cpu/cpuidle/state1
+	add "$d/usage" 10; add "$d/time" 1000; add "$d/above" 1; add "$d/below" 2
+done
+p=$f/sys/class/powercap
+for z in intel-rapl:0 intel-rapl-mmio:0; do
+	echo $((($(cat "$p/$z/energy_uj") + 5000000) % 262143328851)) \
+		>"$p/$z/energy_uj"
+done
+add "$p/intel-rapl:0:0/energy_uj" 2000000
+awk '$1 == "LOC:" { $2 += 100; $3 += 100 } { print }' "$f/proc/interrupts" \
+	>"$f/proc/i" && mv "$f/proc/i" "$f/proc/interrupts"
+EOF
+
+test_snapshot_delta() {
+	mkfake "$tmp/f1"
+	SYSROOT=$tmp/f1
+	ab_paths
+	ab_snapshot "$tmp/s1"
+	sh "$tmp/bump.sh" "$tmp/f1"
+	ab_snapshot "$tmp/s2"
+	SYSROOT=
+	ab_paths
+	check snapshot_names "$(SYSROOT=$tmp/f1 && ab_paths && ab_state_names)" \
+		"state0 POLL
+state1 C1_deep"
+	check snapshot_rapl_dedup "$(grep -c '^rapl package-0 ' "$tmp/s1")" 1
+	check snapshot_idle_sum "$(grep '^idle state1 usage ' "$tmp/s1")" \
+		"idle state1 usage 2001"
+	check snapshot_loc "$(grep '^loc ' "$tmp/s1")" "loc 3000"
+	# Two seconds between the snapshots, exactly.
+	sed -i 's/^time .*/time 1796400000.250000/' "$tmp/s1"
+	sed -i 's/^time .*/time 1796400002.250000/' "$tmp/s2"
+	ab_delta "$tmp/s1" "$tmp/s2" 2 >"$tmp/d"
+	v() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/d"; }
+	check delta_secs "$(v secs)" 2.000000
+	check delta_usage "$(v s.state1.usage) $(v s.state0.usage)" "20 0"
+	check delta_above_below "$(v s.state1.above) $(v s.state1.below)" "2 4"
+	check delta_usage_rate "$(v s.state1.usage_per_s)" 10.000000
+	# 2000 us idle of 2 CPUs x 2 s.
+	check delta_time_pct "$(v s.state1.time_pct)" 0.050000
+	check delta_miss "$(v miss_pct)" 30.000000
+	check delta_rapl_wrap "$(v pkg_J) $(v pkg_W)" "5.000000 2.500000"
+	check delta_rapl_core "$(v core_J) $(v core_W)" "2.000000 1.000000"
+	check delta_loc "$(v loc_per_s)" 100.000000
+}
+
+test_net_stats() {
+	cat >"$tmp/trace" <<'EOF'
+# tracer: nop
+<idle>-0 [001] d..2.   100.000000: tick_idle_net: net_ns=500000 expires=100500000000
+<idle>-0 [001] d.h2.   100.500001: hrtimer_expire_entry: function=tick_nohz_handler now=100500000500
+<idle>-0 [002] d..2.   101.000000: tick_idle_net: net_ns=500000 expires=101500000000
+<idle>-0 [002] d..2.   101.100000: cpu_idle: state=4294967295 cpu_id=2
+<idle>-0 [002] d.h2.   101.600000: hrtimer_expire_entry: function=tick_nohz_handler now=101600000000
+<idle>-0 [003] d..2.   102.000000: tick_idle_net: net_ns=500000 expires=102500000000
+<idle>-0 [003] d.h2.   102.500001: local_timer_entry: vector=236
+<idle>-0 [000] d..2.   103.000000: tick_idle_net: net_ns=500000 expires=103500000000
+<idle>-0 [000] d.h2.   103.100000: hrtimer_expire_entry: function=tick_nohz_handler now=103100000000
+EOF
+	# CPU 1 fired (hrtimer), 2 left idle first, 3 fired (clock event),
+	# 0 ended early by the tick.
+	check nets_armed_fired "$(ab_net_stats timer:tick_idle_net <"$tmp/trace")" "4 2"
+	sed 's/tick_idle_net:/idle_net_renamed:/' "$tmp/trace" >"$tmp/trace2"
+	check nets_event_name "$(ab_net_stats timer:idle_net_renamed <"$tmp/trace2")" "4 2"
+	check nets_other_event "$(ab_net_stats timer:tick_idle_net <"$tmp/trace2")" "0 0"
+}
+
+test_report() {
+	printf '%s\n' "1 menu secs 2" "1 menu miss_pct 1" "1 teo miss_pct 3" \
+		"2 menu secs 2" "2 menu miss_pct 2" "2 teo miss_pct 5" \
+		"1 menu s.state1.usage_per_s 10" "2 menu s.state1.usage_per_s 30" \
+		"1 teo s.state1.usage_per_s 20" "2 teo s.state1.usage_per_s 20" \
+		>"$tmp/data"
+	echo "state1 C1_deep" >"$tmp/names"
+	ab_report "$tmp/data" "$tmp/names" menu teo >"$tmp/table"
+	has report_rounds "$tmp/table" "over 2 rounds"
+	has report_header "$tmp/table" "^ *menu  *teo$"
+	has report_miss "$tmp/table" "^idle misses %  *1.500 (0.707)  *4.000 (1.414)$"
+	has report_state "$tmp/table" \
+		"^state1 C1_deep entries/s  *20.00 (14.14)  *20.00 (0.000)$"
+	has report_na "$tmp/table" "^package power W  *n/a  *n/a$"
+	hasnot report_no_empty_state "$tmp/table" "state1 C1_deep above"
+	ab_csv "$tmp/data" "$tmp"
+	has csv_rounds "$tmp/rounds.csv" "^2,teo,miss_pct,5$"
+	has csv_summary "$tmp/summary.csv" "^teo,miss_pct,2,4.000000,1.414214$"
+}
+
+# run_ab FAKE ARGS...: the tool on FAKE, under the shell being tested;
+# output in $tmp/out, exit status in $ab_rc.
+run_ab() {
+	fake=$1
+	shift
+	# shellcheck disable=SC2086
+	SYSROOT=$fake $AB_SH "$tool" "$@" >"$tmp/out" 2>&1
+	ab_rc=$?
+}
+
+gov_of() {
+	cat "$1/sys/devices/system/cpu/cpuidle/current_governor"
+}
+
+test_run() {
+	f=$tmp/f2
+	mkfake "$f"
+	run_ab "$f" -g menu,ladder -r 2 -n 0 -s 0 -o "$tmp/o2" \
+		-- sh "$tmp/bump.sh" "$f"
+	check run_status "$ab_rc" 0
+	check run_order "$(tr '\n' ' ' <"$f/order.log")" "menu ladder menu ladder "
+	check run_restored "$(gov_of "$f")" teo
+	has run_restored_line "$tmp/out" "^governor restored: teo$"
+	r=$tmp/o2/rounds.csv
+	check run_usage "$(csv "$r" 1 menu s.state1.usage) $(csv "$r" 2 ladder s.state1.usage)" \
+		"20 20"
+	check run_miss "$(csv "$r" 2 menu miss_pct)" 30.000000
+	check run_rapl "$(csv "$r" 1 menu pkg_J) $(csv "$r" 2 ladder pkg_J)" \
+		"5.000000 5.000000"
+	check run_core "$(csv "$r" 1 ladder core_J)" 2.000000
+	has run_table "$tmp/out" "^idle misses %  *30.00 (0.000)  *30.00 (0.000)$"
+	has run_no_trace "$tmp/out" "^nets: not available (no tracefs"
+	hasnot run_no_rapl_line "$tmp/out" "^RAPL: not available"
+}
+
+test_missing() {
+	f=$tmp/f3
+	mkfake "$f"
+	rm -r "$f/sys/class/powercap"
+	awk '$1 != "LOC:"' "$f/proc/interrupts" >"$f/proc/i"
+	mv "$f/proc/i" "$f/proc/interrupts"
+	mkdir -p "$f/sys/kernel/tracing/events/timer"
+	run_ab "$f" -g horizon,menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o3"
+	check missing_status "$ab_rc" 0
+	has missing_rapl "$tmp/out" "^RAPL: not available (no RAPL zone"
+	has missing_loc "$tmp/out" "^local timer interrupts: not available"
+	has missing_event "$tmp/out" \
+		"^nets: not available (no tracefs event timer:tick_idle_net)$"
+	has missing_governor "$tmp/out" "^governor horizon: not available"
+	has missing_na "$tmp/out" "^local timer irqs/s  *n/a$"
+	check missing_restored "$(gov_of "$f")" teo
+	mkdir -p "$f/sys/kernel/tracing/events/timer/tick_idle_net"
+	CPUIDLE_AB_NET_EVENT=timer:renamed_net run_ab "$f" -g menu -r 1 -n 0 \
+		-s 0 -t 0.05 -o "$tmp/o3"
+	has missing_renamed_event "$tmp/out" \
+		"^nets: not available (no tracefs event timer:renamed_net)$"
+	run_ab "$f" -g horizon -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o3"
+	check none_available_status "$ab_rc" 1
+	has none_available_error "$tmp/out" "none of the governors (horizon)"
+}
+
+test_bad_options() {
+	f=$tmp/f4
+	mkfake "$f"
+	for args in "-r 0" "-r x" "-t -1" "-t 1.2.3" "-n x" "-G 0" "-g menu,menu" \
+		    "-g me/nu" "-w busy" "-w cmd" "-w idle -- true" "-x" \
+		    "-w mix -L $tmp/none"; do
+		# shellcheck disable=SC2086
+		run_ab "$f" $args -o "$tmp/o4"
+		made=$([ -e "$tmp/o4" ] && echo "$tmp/o4 made")
+		check "bad_option '$args'" "$ab_rc $(gov_of "$f") $made" "2 teo "
+	done
+	has bad_option_message "$tmp/out" "mix needs cpuidle_load\|is not an executable"
+}
+
+test_mix() {
+	f=$tmp/f5
+	mkfake "$f"
+	printf '#!/bin/sh\necho "$*" >>%s\n' "$tmp/load.log" >"$tmp/load"
+	chmod +x "$tmp/load"
+	run_ab "$f" -w mix -L "$tmp/load" -t 0.25 -g menu,ladder -r 1 -n 0 -s 0 \
+		-o "$tmp/o5"
+	check mix_args "$ab_rc $(tr '\n' , <"$tmp/load.log")" "0 mix 250,mix 250,"
+}
+
+test_workload_fails() {
+	f=$tmp/f6
+	mkfake "$f"
+	run_ab "$f" -g menu -r 1 -n 0 -s 0 -o "$tmp/o6" -- false
+	check workload_fails_status "$ab_rc $(gov_of "$f")" "1 teo"
+	has workload_fails_line "$tmp/out" "workload exited with status 1"
+}
+
+# The governor file refuses writes (a read-only /proc/sys file): an error,
+# and nothing left changed.
+test_cannot_select() {
+	[ -r /proc/sys/kernel/osrelease ] || return 0
+	f=$tmp/f7
+	mkfake "$f"
+	ln -sf /proc/sys/kernel/osrelease "$f/sys/devices/system/cpu/cpuidle/current_governor"
+	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o7"
+	check cannot_select_status "$ab_rc" 1
+	has cannot_select_message "$tmp/out" "cannot select governor menu"
+}
+
+# wait_gov FAKE NAME: wait (up to 10 s) until FAKE's governor is NAME.
+wait_gov() {
+	i=0
+	while [ "$(gov_of "$1")" != "$2" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# A signal in the middle of a run: the governor is restored, at once.
+test_signal() {
+	f=$tmp/f8
+	mkfake "$f"
+	# shellcheck disable=SC2086
+	SYSROOT=$f $AB_SH "$tool" -g menu -r 1 -n 0 -s 0 -o "$tmp/o8" \
+		-- sleep 30 >"$tmp/out" 2>&1 &
+	pid=$!
+	wait_gov "$f" menu
+	t0=$(date +%s)
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	check term_restores "$rc $(gov_of "$f")" "143 teo"
+	check term_at_once "$(($(date +%s) - t0 < 10))" 1
+	# Ctrl-C: SIGINT, which a background job ignores unless reset.
+	if ! /usr/bin/env --default-signal=INT true 2>/dev/null; then
+		check "int_restores # SKIP no env --default-signal" 0 0
+		return
+	fi
+	# shellcheck disable=SC2086
+	SYSROOT=$f /usr/bin/env --default-signal=INT $AB_SH "$tool" -g ladder \
+		-r 1 -n 0 -s 0 -o "$tmp/o8" -- sleep 30 >"$tmp/out" 2>&1 &
+	pid=$!
+	wait_gov "$f" ladder
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check int_restores "$rc $(gov_of "$f")" "130 teo"
+	has int_restored_line "$tmp/out" "^governor restored: teo$"
+}
+
+# Not root: the run stops before changing anything.
+test_not_root() {
+	if [ "$(id -u)" != 0 ] || [ ! -x /usr/bin/setpriv ]; then
+		check "not_root # SKIP needs root and util-linux setpriv" 0 0
+		return
+	fi
+	f=$tmp/f9
+	mkfake "$f"
+	chmod -R a+rX "$tmp"
+	# shellcheck disable=SC2086
+	SYSROOT=$f /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$AB_SH "$tool" -g menu -r 1 -n 0 -s 0 -o "$tmp/o9" >"$tmp/out" 2>&1
+	rc=$?
+	check not_root_status "$rc $(gov_of "$f")" "1 teo"
+	has not_root_line "$tmp/out" "^not root"
+	has not_root_error "$tmp/out" "not writable (not root?)"
+}
+
+# The ping-pong, on the real CPUs 0 and 1.
+test_rtt() {
+	if [ "$(ab_cpu_list "$(cat /sys/devices/system/cpu/online)" | wc -w)" -lt 2 ]; then
+		check "rtt # SKIP one CPU" 0 0
+		return
+	fi
+	f=$tmp/f10
+	mkfake "$f"
+	run_ab "$f" -g menu -r 1 -n 20 -G 200 -s 0 -t 0.05 -o "$tmp/o10"
+	p50=$(csv "$tmp/o10/rounds.csv" 1 menu rtt_p50_us)
+	p99=$(csv "$tmp/o10/rounds.csv" 1 menu rtt_p99_us)
+	check rtt_measured "$ab_rc $([ "${p50:-0}" -gt 0 ] && [ "$p99" -ge "$p50" ] && echo ok)" \
+		"0 ok"
+	has rtt_table "$tmp/out" "^wakeup rtt p50 us  *[0-9]"
+}
+
+for t in test_wrap test_schedule test_cpu_list test_percentiles test_stats \
+	 test_rtt_us test_snapshot_delta test_net_stats test_report test_run \
+	 test_missing test_bad_options test_mix test_workload_fails \
+	 test_cannot_select test_signal test_not_root test_rtt; do
+	$t
+done
