@@ -73,6 +73,10 @@ count series "$results/series.count"
 "$infra/replay.sh" test
 count replay "$results/replay.count"
 
+phase "cpuidle-ab: tests"
+"$repo/tools/power/cpuidle-ab/tests/run_tests.sh" "$results/cpuidle-ab.count"
+count cpuidle-ab "$results/cpuidle-ab.count"
+
 "$infra/kunit.sh"
 count kunit "$results/kunit.count"
 
