@@ -44,6 +44,8 @@ mkdir -p "$root/bin" "$root/horizon" "$root/kselftest"
 cp /bin/busybox "$root/bin/busybox"
 cp "$infra/guest/init" "$root/init"
 cp "$infra/guest/run-job.sh" "$infra/guest/record-job.sh" "$root/horizon/"
+cp "$repo/tools/power/cpuidle-ab/cpuidle-ab.sh" \
+	"$repo/tools/power/cpuidle-ab/cpuidle-ab-lib.sh" "$root/horizon/"
 cp -a "$ks/install" "$root/kselftest/cpuidle"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$cache/initramfs.cpio"
 

@@ -3,7 +3,8 @@
 #
 # `make run`: prepare the tree, build the boot kernel, boot it with horizon
 # selected, run the same idle/wakeup workload under horizon, menu and teo in
-# one boot, and print the counters side by side.
+# one boot with cpuidle-ab (tools/power/cpuidle-ab; the guest prints its
+# table), and print the counters summed over its rounds side by side.
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
@@ -18,8 +19,8 @@ phase "preparing the kernel tree"
 out=$cache/results/run.out
 grep -q '^HZ-ROW' "$out" || die "the guest reported no counters (see $out)"
 echo
-echo "Per governor and state: counter deltas over the workload, summed over CPUs"
-echo "(time in ms; above/below: idle shorter/longer than the state suited)."
+echo "Per governor and state: counter deltas over the workload, summed over CPUs and"
+echo "cpuidle-ab's rounds (time in ms; above/below: idle shorter/longer than the state suited)."
 awk '/^HZ-ROW/ {
 	if ($2 != last) {
 		printf "\n%-8s %-7s %-8s %9s %9s %8s %8s\n", "governor", "state",
