@@ -23,9 +23,10 @@ help:
 	@echo "make selftests-all  the kselftests once per shipped _CST preset"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
-	@echo "make series         write the patch series (git format-patch) to \$$HORIZON_CACHE/series"
-	@echo "make check-series   git am the series on the base, checkpatch, kernel-doc, rst, build"
-	@echo "                    every step, the last also without horizon and without CPU_IDLE, sparse"
+	@echo "make series         write the three patch series (git format-patch) to"
+	@echo "                    \$$HORIZON_CACHE/series/N-NAME/, signed by SIGNOFF or git config"
+	@echo "make check-series   identity, then git am each series on the base, checkpatch,"
+	@echo "                    MAINTAINERS, kernel-doc, rst, build every step, sparse"
 	@echo "make clean          remove build output, keep the extracted tree and ccache"
 	@echo "Variables: HORIZON_CACHE, HORIZON_PRESET (client), HORIZON_SMP (4), HORIZON_GOVERNOR (horizon)"
 

@@ -3,18 +3,29 @@
 #
 # `make series` and `make check-series`.
 # Usage: check-series.sh series | fast | full
-#   series  write the patch series (infra/series.py) to $cache/series
-#   fast    series, then: git am onto a pristine worktree of the base, the
-#           result equal to the prepared tree, checkpatch.pl --strict on
-#           every patch (nothing reported), scripts/kernel-doc on every
-#           changed C file (no new warning), and an rst syntax check of
-#           every changed .rst file (no new message)
-#   full    fast, then: build the base and every step with the boot config,
-#           the last step also with horizon off and with CONFIG_CPU_IDLE
-#           off, and sparse (make C=2) on the changed C files (no new
-#           warning)
+#   series  write the patch series (infra/series.py) to $cache/series, one
+#           directory per series
+#   fast    series, then: no placeholder identity (localhost, reserved
+#           domains, ...) anywhere in them, every patch signed off by its
+#           From: author (a skip, never a pass, when they were written
+#           without an identity), and a self-test: a series written with
+#           a placeholder SIGNOFF fails that check. Then each series in
+#           order, on a pristine worktree of the base: git am (on top of
+#           the series before it), the tree series.py made (the last one
+#           the prepared tree), checkpatch.pl --strict on every patch
+#           (nothing reported), a MAINTAINERS entry for every file it adds,
+#           scripts/kernel-doc on every changed C file, an rst syntax check
+#           of every changed .rst file (no new message against the series
+#           before) and sh -n on every changed shell script. Lists the
+#           builds that full adds.
+#   full    fast, then: build the base and every step of every series with
+#           the boot config; sparse (make C=2) on the changed C files of
+#           each series (no new warning against the series before); the
+#           last step of the last series, and of each that changes include/
+#           or kernel/, also built with CONFIG_CPU_IDLE off, of each that
+#           adds horizon also with horizon off
 # Prints a KTAP-like line per check and writes "PASSED FAILED" to
-# $cache/results/series.count.
+# $cache/results/series.count, the number of skips to series.count.skip.
 set -uo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
@@ -30,14 +41,23 @@ out=$cache/series
 wt=$cache/check/linux
 build=$cache/check/boot
 mkdir -p "$results" "$cache/check"
-rm -f "$results/series.count"
-pass=0 fail=0
+rm -f "$results/series.count" "$results/series.count.skip"
+pass=0 fail=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 finish() {
 	echo "$pass $fail" >"$results/series.count"
-	phase "series: $pass passed, $fail failed"
+	echo "$skipped" >"$results/series.count.skip"
+	phase "series: $pass passed, $fail failed, $skipped skipped"
 	[ "$fail" = 0 ]
 	exit
+}
+
+# skip NAME REASON: a check that could not be made, counted apart.
+skip() {
+	skipped=$((skipped + 1))
+	echo "  ok $1 # SKIP $2"
 }
 
 phase "series: writing the patch series to $out"
@@ -46,15 +66,39 @@ if ! python3 "$infra/series.py" "$src" "$out" >"$results/series.list" 2>"$result
 	finish
 fi
 report "series written" ""
-sed 's/^/    /' "$results/series.list"
+sed 's/^/    /' "$results/series.err" "$results/series.list"
 [ "$mode" != series ] || finish
 
-patches=$(grep -v '/0000-' "$results/series.list")
-n=$(echo "$patches" | wc -l)
+mapfile -t all < <(grep '\.patch$' "$results/series.list")
+
+phase "series: identity"
+report "no placeholder identity in the series" \
+	"$(python3 "$infra/series.py" --placeholders "${all[@]}")"
+ignore=FILE_PATH_CHANGES
+o=$(python3 "$infra/series.py" --signoffs "${all[@]}")
+case $? in
+0) report "every patch signed off by its author" "" ;;
+2)
+	skip "every patch signed off by its author" "$o"
+	ignore=$ignore,MISSING_SIGN_OFF,NO_AUTHOR_SIGN_OFF
+	;;
+*) report "every patch signed off by its author" "${o:-series.py --signoffs failed}" ;;
+esac
+# The check must catch an invented identity: write the series once more,
+# signed by our old placeholder, and expect it to fail on the From: lines.
+bad='horizon developers <horizon@localhost>'
+if SIGNOFF=$bad python3 "$infra/series.py" "$src" "$tmp/bad" >"$tmp/bad.list" 2>&1; then
+	# shellcheck disable=SC2046
+	o=$(python3 "$infra/series.py" --placeholders $(grep '\.patch$' "$tmp/bad.list"))
+	grep -q "From: $bad" <<<"$o" && o="" ||
+		o="a series signed by $bad passed the check"
+else
+	o="cannot write it: $(cat "$tmp/bad.list")"
+fi
+report "a series signed by a placeholder fails the check (self-test)" "$o"
 
 # A pristine worktree of the base; kept between runs so that builds stay
 # incremental where the sources did not change.
-phase "series: git am of $n patches onto a pristine worktree of the base"
 if [ ! -e "$wt/.git" ]; then
 	git -C "$src" worktree prune
 	git -C "$src" worktree add -q --detach "$wt" base || die "cannot add a worktree at $wt"
@@ -62,36 +106,18 @@ fi
 git -C "$wt" am --abort >/dev/null 2>&1
 git -C "$wt" checkout -q -f --detach base && git -C "$wt" clean -qfdx ||
 	die "cannot reset $wt to the base"
-# shellcheck disable=SC2086
-msg=$(git -C "$wt" am -q $patches 2>&1) || msg="${msg:-git am failed}"
-report "series applies with git am" "$msg"
-[ -z "$msg" ] || finish
-want=$(cat "$src/.git/horizon-applied")
-report "series gives the prepared tree" \
-	"$(git -C "$src" diff --stat "$want" "$(git -C "$wt" rev-parse 'HEAD^{tree}')")"
-mapfile -t steps < <(git -C "$wt" rev-list --reverse base..HEAD)
-
 cd "$wt" || die "no worktree at $wt"
 export PATH=/usr/bin:$PATH
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-phase "series: checkpatch.pl --strict on every patch"
-for p in $patches; do
-	o=$(scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1) ||
-		[ -n "$o" ] || o="checkpatch.pl failed"
-	report "checkpatch ${p##*/}" "$o"
-done
-
-# new_msgs FILE CMD...: the messages CMD prints about the final FILE that
-# it does not print about the base version of FILE (line numbers ignored).
+# new_msgs FILE FROM CMD...: the messages CMD prints about FILE that it
+# does not print about FILE at commit FROM (line numbers ignored).
 new_msgs() {
-	local f=$1 ext=${1##*.}
-	shift
+	local f=$1 from=$2 ext=${1##*.}
+	shift 2
 	"$@" "$f" "$f" | sed 's/:[0-9]*:/:/' | sort -u >"$tmp/new"
-	if git cat-file -e "base:$f" 2>/dev/null; then
-		git show "base:$f" >"$tmp/base.$ext"
-		"$@" "$tmp/base.$ext" "$f" | sed 's/:[0-9]*:/:/' | sort -u >"$tmp/old"
+	if git cat-file -e "$from:$f" 2>/dev/null; then
+		git show "$from:$f" >"$tmp/old.$ext"
+		"$@" "$tmp/old.$ext" "$f" | sed 's/:[0-9]*:/:/' | sort -u >"$tmp/old"
 		comm -23 "$tmp/new" "$tmp/old"
 	else
 		cat "$tmp/new"
@@ -103,15 +129,104 @@ kdoc() {
 rst() {
 	/usr/bin/python3 "$infra/rstcheck.py" "$1" "$2"
 }
+shell_syntax() {
+	local sh=sh
+	head -n1 "$1" | grep -q bash && sh=bash
+	$sh -n "$1" 2>&1
+}
+# The files FROM..HEAD adds that no MAINTAINERS section but THE REST covers
+# (checkpatch's "does MAINTAINERS need updating?" guesses; this asks
+# get_maintainer.pl).
+unmaintained() {
+	local f
+	for f in $(git diff --name-only --diff-filter=A "$1" HEAD); do
+		perl scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null |
+			grep -v '(.*:THE REST)$' | grep -q '([a-z ]*:.*)$' || echo "$f"
+	done
+}
 
-phase "series: kernel-doc and rst checks of the changed files"
-for f in $(git diff --name-only base HEAD -- '*.c' '*.h'); do
-	report "kernel-doc $f" "$(new_msgs "$f" kdoc)"
+# The prepared tree, with the M: lines series.py fills in from the identity.
+want=$(cat "$src/.git/horizon-applied")
+prepared_diff() {
+	git diff --stat "$want" "$1" -- . ':(exclude)MAINTAINERS'
+	git diff -U0 "$want" "$1" -- MAINTAINERS | grep '^[-+]' |
+		grep -v '^+++ \|^--- \|^+M:	'
+}
+
+mapfile -t trees <"$out/trees"
+names=() starts=() ends=() steps=() labels=()
+for line in "${trees[@]}"; do
+	read -r name tree <<<"$line"
+	mapfile -t patches < <(grep "/$name/00[0-9][0-9]-.*\.patch$" "$results/series.list" |
+		grep -v '/0000-')
+	start=$(git rev-parse HEAD)
+	phase "series $name: git am of ${#patches[@]} patches"
+	msg=$(git am -q "${patches[@]}" 2>&1) || msg="${msg:-git am failed}"
+	report "$name: applies with git am" "$msg"
+	[ -z "$msg" ] || finish
+	report "$name: gives the tree series.py made" \
+		"$([ "$(git rev-parse 'HEAD^{tree}')" = "$tree" ] || git diff --stat "$tree" HEAD)"
+	names+=("$name") starts+=("$start") ends+=("$(git rev-parse HEAD)")
+	i=0
+	for c in $(git rev-list --reverse "$start..HEAD"); do
+		i=$((i + 1))
+		steps+=("$c")
+		labels+=("$name step $i/${#patches[@]} builds: $(git log -1 --format=%s "$c")")
+	done
+
+	phase "series $name: checkpatch.pl --strict on every patch"
+	for p in "${patches[@]}"; do
+		o=$(scripts/checkpatch.pl --strict --quiet --show-types \
+			--ignore "$ignore" "$p" 2>&1) ||
+			[ -n "$o" ] || o="checkpatch.pl failed"
+		report "checkpatch ${p##*/}" "$o"
+	done
+	report "$name: every new file has a MAINTAINERS entry" "$(unmaintained "$start")"
+
+	phase "series $name: kernel-doc, rst and shell syntax of the changed files"
+	for f in $(git diff --name-only --diff-filter=AM "$start" HEAD -- '*.c' '*.h'); do
+		report "kernel-doc $f" "$(new_msgs "$f" "$start" kdoc)"
+	done
+	for f in $(git diff --name-only --diff-filter=AM "$start" HEAD -- '*.rst'); do
+		report "rst syntax $f" "$(new_msgs "$f" "$start" rst)"
+	done
+	for f in $(git diff --name-only --diff-filter=AM "$start" HEAD -- '*.sh'); do
+		report "shell syntax $f" "$(shell_syntax "$f")"
+	done
 done
-for f in $(git diff --name-only base HEAD -- '*.rst'); do
-	report "rst syntax $f" "$(new_msgs "$f" rst)"
+report "the series give the prepared tree" "$(prepared_diff HEAD)"
+
+# The builds of full: "base", every step, then per series "without
+# OPTION..." at its last step where it applies.
+# ACPI_PROCESSOR selects CPU_IDLE on x86, the P-state drivers select it, and
+# SCHED_MC_PRIO selects those: they all go.
+no_cpuidle="SCHED_MC_PRIO X86_INTEL_PSTATE X86_AMD_PSTATE ACPI_PROCESSOR CPU_IDLE"
+withouts=()
+for k in "${!names[@]}"; do
+	s=${starts[$k]} e=${ends[$k]}
+	if [ "$k" = $((${#names[@]} - 1)) ] ||
+	   [ -n "$(git diff --name-only "$s" "$e" -- include kernel)" ]; then
+		withouts+=("$e|${names[$k]}: last step builds without CONFIG_CPU_IDLE|$no_cpuidle")
+	fi
+	if git diff "$s" "$e" -- drivers/cpuidle/Kconfig |
+		grep -q '^+config CPU_IDLE_GOV_HORIZON$'; then
+		withouts+=("$e|${names[$k]}: last step builds without horizon|CPU_IDLE_GOV_HORIZON")
+	fi
 done
-[ "$mode" = full ] || finish
+if [ "$mode" = fast ]; then
+	echo "  # full mode adds: base builds"
+	for l in "${labels[@]}"; do
+		echo "  # full mode adds: $l"
+	done
+	for n in "${names[@]}"; do
+		echo "  # full mode adds: $n: sparse: no new warnings"
+	done
+	for w in "${withouts[@]}"; do
+		IFS='|' read -r _ what _ <<<"$w"
+		echo "  # full mode adds: $what"
+	done
+	finish
+fi
 
 # configure FRAGMENT...: tinyconfig plus the boot fragment plus the rest.
 configure() {
@@ -141,16 +256,14 @@ export CCACHE_BASEDIR=$wt
 git checkout -q --detach base
 configure || die "cannot configure the boot kernel"
 build_step "base builds"
-i=0
-for c in "${steps[@]}"; do
-	i=$((i + 1))
-	git checkout -q --detach "$c"
+for k in "${!steps[@]}"; do
+	git checkout -q --detach "${steps[$k]}"
 	configure || die "cannot configure the boot kernel"
-	build_step "step $i/$n builds: $(git log -1 --format=%s "$c")"
+	build_step "${labels[$k]}"
 done
 
-# sparse on the changed C files this configuration builds, at the last
-# step and at the base (the files that exist there).
+# sparse on the changed C files of each series this configuration builds,
+# at its last step and at the step before it (the files that exist there).
 # A file built as part of another (kernel/sched/idle.c is included by
 # build_policy.c) is checked through the object of the file including it.
 object_of() {
@@ -163,24 +276,29 @@ object_of() {
 		[ -e "$build/${u%.c}.o" ] && echo "${u%.c}.o" && return
 	done
 }
-objs=() base_objs=()
-for f in $(git diff --name-only base HEAD -- '*.c'); do
-	o=$(object_of "$f")
-	[ -n "$o" ] || continue
-	objs+=("$o")
-	git cat-file -e "base:$f" 2>/dev/null && base_objs+=("$o")
+for k in "${!names[@]}"; do
+	s=${starts[$k]} e=${ends[$k]}
+	git checkout -q --detach "$e"
+	objs=() old_objs=()
+	for f in $(git diff --name-only "$s" "$e" -- '*.c'); do
+		o=$(object_of "$f")
+		[ -n "$o" ] || continue
+		objs+=("$o")
+		git cat-file -e "$s:$f" 2>/dev/null && old_objs+=("$o")
+	done
+	phase "series: sparse on ${objs[*]}"
+	sparse_of "${objs[@]}" >"$tmp/sparse.new"
+	git checkout -q --detach "$s"
+	sparse_of "${old_objs[@]}" >"$tmp/sparse.old"
+	report "${names[$k]}: sparse: no new warnings" \
+		"$(comm -23 "$tmp/sparse.new" "$tmp/sparse.old")"
 done
-phase "series: sparse on ${objs[*]}"
-sparse_of "${objs[@]}" >"$tmp/sparse.new"
-git checkout -q --detach base
-sparse_of "${base_objs[@]}" >"$tmp/sparse.base"
-git checkout -q --detach "${steps[-1]}"
-report "sparse: no new warnings" "$(comm -23 "$tmp/sparse.new" "$tmp/sparse.base")"
 
-# build_without NAME OPTION...: build the last step with OPTION... off.
+# build_without COMMIT NAME OPTION...: build COMMIT with OPTION... off.
 build_without() {
-	local name=$1 o
-	shift
+	local commit=$1 name=$2 o
+	shift 2
+	git checkout -q --detach "$commit"
 	for o in "$@"; do
 		echo "# CONFIG_$o is not set"
 	done >"$tmp/off.config"
@@ -193,9 +311,9 @@ build_without() {
 	done
 	build_step "$name"
 }
-build_without "last step builds without horizon" CPU_IDLE_GOV_HORIZON
-# ACPI_PROCESSOR selects CPU_IDLE on x86, the P-state drivers select it, and
-# SCHED_MC_PRIO selects those: they all go.
-build_without "last step builds without CONFIG_CPU_IDLE" SCHED_MC_PRIO X86_INTEL_PSTATE \
-	X86_AMD_PSTATE ACPI_PROCESSOR CPU_IDLE
+for w in "${withouts[@]}"; do
+	IFS='|' read -r commit what opts <<<"$w"
+	# shellcheck disable=SC2086
+	build_without "$commit" "$what" $opts
+done
 finish
