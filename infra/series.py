@@ -95,9 +95,10 @@ def git(cwd, *args, env=None, inp=None):
 
 
 def identity():
-    """(name, email, why): the identity to sign with, or None and why not.
+    """(name, email, why, detail): the identity, or None, why not and details.
 
-    The reason never quotes a placeholder: it goes into the cover letters.
+    why goes into the cover letters, so it never quotes a placeholder;
+    detail goes to stderr only.
     """
     val = os.environ.get('SIGNOFF', '').strip()
     if val:
@@ -107,16 +108,15 @@ def identity():
         if PLACEHOLDER.search(val):
             print('series: warning: SIGNOFF "%s" is a placeholder: the checks will '
                   'fail' % val, file=sys.stderr)
-        return m.group(1), m.group(2), None
+        return m.group(1), m.group(2), None, None
     name, mail = (run(REPO, ['git', 'config', key], check=False).stdout.strip()
                   for key in ('user.name', 'user.email'))
     if not name or not mail:
-        return None, None, 'no SIGNOFF and no git config user.name and user.email'
+        return None, None, 'no SIGNOFF and no git config user.name and user.email', ''
     if PLACEHOLDER.search('%s <%s>' % (name, mail)):
-        print('series: git config user.name and user.email name a placeholder, '
-              'not used: %s <%s>' % (name, mail), file=sys.stderr)
-        return None, None, 'the git config identity is not a usable address'
-    return name, mail, None
+        return (None, None, 'the git config identity is not a usable address',
+                ' (%s <%s>)' % (name, mail))
+    return name, mail, None, None
 
 
 def project_files():
@@ -556,12 +556,12 @@ def write(src, outdir):
         die('no series directories in ' + SERIES)
     allfiles = project_files()
 
-    name, mail, why = identity()
+    name, mail, why, detail = identity()
     ident = '%s <%s>' % (name, mail) if name else None
     if not ident:
-        print('series: %s: written WITHOUT Signed-off-by and MAINTAINERS M: lines; '
+        print('series: %s%s: written WITHOUT Signed-off-by and MAINTAINERS M: lines; '
               'set SIGNOFF="Name <mail>" or git config user.name and user.email'
-              % why, file=sys.stderr)
+              % (why, detail), file=sys.stderr)
         name, mail = NO_IDENTITY
 
     # A worktree of SRC, kept between runs: resetting it is quicker than
