@@ -179,7 +179,7 @@ for line in "${trees[@]}"; do
 		o=$(scripts/checkpatch.pl --strict --quiet --show-types \
 			--ignore "$ignore" "$p" 2>&1) ||
 			[ -n "$o" ] || o="checkpatch.pl failed"
-		report "checkpatch ${p##*/}" "$o"
+		report "checkpatch ${p##*/}" "$(echo "$o" | checkpatch_exceptions)"
 	done
 	report "$name: every new file has a MAINTAINERS entry" "$(unmaintained "$start")"
 
@@ -239,7 +239,8 @@ configure() {
 build_step() {
 	local log=$build/build.log
 	phase "series: building $1"
-	if make -s O="$build" -j"$jobs" CC="ccache gcc" bzImage >"$log" 2>&1; then
+	if with_progress "$1" "$build" make -s O="$build" -j"$jobs" \
+		CC="ccache gcc" bzImage >"$log" 2>&1; then
 		report "$1" "$(grep -E 'warning:|error:' "$log" | head -20)"
 	else
 		report "$1" "$(tail -20 "$log")"

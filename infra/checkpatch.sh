@@ -25,7 +25,7 @@ check() {
 	shift
 	out=$("$cp" --strict --no-signoff --quiet --show-types "$@" 2>&1) ||
 		[ -n "$out" ] || out="checkpatch.pl failed"
-	report "$name" "$out"
+	report "$name" "$(echo "$out" | checkpatch_exceptions)"
 }
 
 cd "$src"

@@ -41,3 +41,59 @@ report() {
 		echo "$2" | sed '/^$/d; s/^/    /' | head -60
 	fi
 }
+
+# The script's own output, for progress lines of commands whose output is
+# sent to a log.
+exec 9>&1
+
+# with_progress WHAT DIR CMD...: run CMD; every 30 s while it runs, print
+# to the script's output the time elapsed and the objects built in DIR so
+# far (no silent minutes in a long build). Returns CMD's status.
+with_progress() {
+	local what=$1 dir=$2 start ticker rc=0 mark
+	shift 2
+	start=$(date +%s)
+	mark=$(mktemp)
+	(
+		while sleep 30; do
+			phase "$what: $(find "$dir" -name '*.o' -newer "$mark" 2>/dev/null |
+				wc -l) objects built in $(($(date +%s) - start)) s" >&9
+		done
+	) &
+	ticker=$!
+	"$@" || rc=$?
+	kill "$ticker" 2>/dev/null
+	wait "$ticker" 2>/dev/null
+	rm -f "$mark"
+	return "$rc"
+}
+
+# checkpatch_exceptions: filter checkpatch.pl --show-types output on stdin,
+# dropping the reports that follow the conventions of the file they are in,
+# where checkpatch's generic rule contradicts them:
+# - AVOID_EXTERNS in include/linux/tick.h: every declaration there is
+#   extern, and the timers maintainers asked to keep it so;
+# - PARENTHESIS_ALIGNMENT and OPEN_ENDED_LINE in include/trace/events/:
+#   the TRACE_EVENT() layout (blank line after the name, one macro per
+#   paragraph) of every event in those headers.
+# Prints nothing if no other report is left.
+checkpatch_exceptions() {
+	awk '
+	function flush() {
+		if (blk == "") return
+		if (!(blk ~ /^[A-Z]+:AVOID_EXTERNS:/ && blk ~ /FILE: include\/linux\/tick\.h:/) &&
+		    !(blk ~ /^[A-Z]+:(PARENTHESIS_ALIGNMENT|OPEN_ENDED_LINE):/ &&
+		      blk ~ /FILE: include\/trace\/events\//)) {
+			out = out blk "\n"
+			kept++
+		}
+		blk = ""
+	}
+	/^total: / { flush(); total = $0; next }
+	/^$/ { flush(); next }
+	{ blk = blk $0 "\n" }
+	END {
+		flush()
+		if (kept) printf "%s%s\n", out, total
+	}'
+}

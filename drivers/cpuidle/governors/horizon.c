@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * horizon.c - the horizon cpuidle governor
- *
- * Copyright (C) 2026 The horizon developers
  */
 
 /**
@@ -526,9 +524,18 @@ static bool horizon_mostly_short(const struct horizon_cpu *data, s64 short_ns)
 	u32 short_sum = 0;
 	int i;
 
-	for (i = 0; horizon_bin_start_ns(i + 1) <= short_ns; i++)
+	for (i = 0; i < HORIZON_BINS && horizon_bin_start_ns(i + 1) <= short_ns; i++)
 		short_sum += data->intercepts[i];
 	return data->total && 16 * short_sum >= HORIZON_SHORT_16THS * data->total;
+}
+
+/*
+ * Safety nets are off with the module parameter, and on nohz_full CPUs,
+ * where tick-sched ignores them.
+ */
+static bool horizon_nets(int cpu)
+{
+	return READ_ONCE(safety_net) && !tick_nohz_full_cpu(cpu);
 }
 
 /**
@@ -720,7 +727,7 @@ static int horizon_select_stopped(struct cpuidle_driver *drv,
 	u64 net_ns = 0;
 	int idx;
 
-	if (READ_ONCE(safety_net))
+	if (horizon_nets(dev->cpu))
 		net_ns = horizon_net_ns(est->seen_ns, est->limit_ns);
 	if (!net_ns)
 		return horizon_finish(drv, dev, data, expected_ns, latency_req,
@@ -757,7 +764,6 @@ static int horizon_select(struct cpuidle_driver *drv,
 		horizon_update(drv, dev, data);
 		data->needs_update = false;
 	}
-	dev->safety_net_ns = 0;
 
 	/* Step 2: frequent short wakeups need no timer information. */
 	if (!tick_stopped && !data->spell_ns &&
@@ -781,7 +787,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 		int idx = horizon_finish(drv, dev, data, expected_ns,
 					 latency_req, stop_tick);
 
-		if (READ_ONCE(safety_net) && 2 * expected_ns < sleep_ns)
+		if (horizon_nets(dev->cpu) && 2 * expected_ns < sleep_ns)
 			horizon_ask_net(drv, dev, idx, sleep_ns, latency_req,
 					2 * expected_ns);
 		return idx;

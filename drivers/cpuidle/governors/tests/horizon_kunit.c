@@ -5,8 +5,6 @@
  * This file is included at the end of horizon.c, so it can call the
  * governor's static functions. The tick and PM QoS inputs are injected
  * through the governor's static stubs.
- *
- * Copyright (C) 2026 The horizon developers
  */
 
 #include <kunit/test.h>
@@ -115,6 +113,8 @@ static int horizon_test_select(struct kunit *test, bool *stop_tick)
 {
 	struct horizon_test_env *env = test->priv;
 
+	/* As cpuidle_select() does. */
+	env->dev.safety_net_ns = 0;
 	*stop_tick = true;
 	return horizon_select(&env->drv, &env->dev, stop_tick);
 }
@@ -471,7 +471,6 @@ static void horizon_test_net_not_needed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 
 	/* The tick runs: it is the net. */
-	env->dev.safety_net_ns = 1;
 	env->tick_stopped = false;
 	env->sleep_length_ns = US(10000);
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
@@ -905,26 +904,24 @@ static struct kunit_suite horizon_test_suite = {
 };
 
 /**
- * struct horizon_net_case - A safety net sizing or expiry case.
+ * struct horizon_net_case - A safety net sizing case.
  * @name: Description of the case.
- * @a: horizon_net_ns(): seen_ns; tick_nohz_net_expiry(): expires.
- * @b: horizon_net_ns(): sleep_ns; tick_nohz_net_expiry(): now.
- * @net_ns: tick_nohz_net_expiry() only: the net.
- * @want: Expected result.
+ * @seen_ns: End of what was observed, from now.
+ * @sleep_ns: Sleep length.
+ * @want: Expected net.
  */
 struct horizon_net_case {
 	const char *name;
-	s64 a, b;
-	u64 net_ns;
+	s64 seen_ns, sleep_ns;
 	s64 want;
 };
 
 static const struct horizon_net_case horizon_net_size_cases[] = {
-	{ "nothing seen: the minimum", 0, US(10000), 0, HORIZON_NET_MIN_NS },
-	{ "twice what was seen", US(100), US(10000), 0, US(200) },
-	{ "never beyond the tick", 10 * TICK_NSEC, KTIME_MAX, 0, TICK_NSEC },
-	{ "timer first: no net", US(100), US(200), 0, 0 },
-	{ "overdue timer: no net", US(100), -US(5), 0, 0 },
+	{ "nothing seen: the minimum", 0, US(10000), HORIZON_NET_MIN_NS },
+	{ "twice what was seen", US(100), US(10000), US(200) },
+	{ "never beyond the tick", 10 * TICK_NSEC, KTIME_MAX, TICK_NSEC },
+	{ "timer first: no net", US(100), US(200), 0 },
+	{ "overdue timer: no net", US(100), -US(5), 0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(horizon_net_size, horizon_net_size_cases, name);
@@ -933,32 +930,12 @@ static void horizon_test_net_size(struct kunit *test)
 {
 	const struct horizon_net_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, horizon_net_ns(c->a, c->b), (u64)c->want);
-}
-
-static const struct horizon_net_case horizon_net_expiry_cases[] = {
-	{ "no net", 5000, 1000, 0, 5000 },
-	{ "net first", 5000, 1000, 1000, 2000 },
-	{ "net at the timer", 5000, 1000, 4000, 5000 },
-	{ "timer first", 5000, 1000, 9000, 5000 },
-	{ "overdue timer", 500, 1000, 100, 500 },
-	{ "no timer at all", KTIME_MAX, 1000, 100, 1100 },
-};
-
-KUNIT_ARRAY_PARAM_DESC(horizon_net_expiry, horizon_net_expiry_cases, name);
-
-static void horizon_test_net_expiry(struct kunit *test)
-{
-	const struct horizon_net_case *c = test->param_value;
-
-	KUNIT_EXPECT_EQ(test, tick_nohz_net_expiry(c->a, c->b, c->net_ns),
+	KUNIT_EXPECT_EQ(test, horizon_net_ns(c->seen_ns, c->sleep_ns),
 			(u64)c->want);
 }
 
 static struct kunit_case horizon_net_test_cases[] = {
 	KUNIT_CASE_PARAM(horizon_test_net_size, horizon_net_size_gen_params),
-	KUNIT_CASE_PARAM(horizon_test_net_expiry,
-			 horizon_net_expiry_gen_params),
 	{}
 };
 
