@@ -10,7 +10,7 @@ DIR=$(dirname "$0")
 LOAD=$DIR/cpuidle_load
 
 TESTS="test_available test_boot_param test_switch_horizon test_switch_all
-test_reject_unknown test_reject_empty test_reject_long test_reject_trailing
+test_reject_unknown test_reject_empty test_reject_long test_reject_trailing test_reject_leading
 test_horizon_usage test_disabled_state test_pm_qos test_hotplug
 test_switch_under_load test_compare_misses test_dmesg_clean"
 
@@ -80,11 +80,16 @@ test_reject_empty() {
 }
 
 test_reject_long() {
-	check_rejected horizonhorizonhorizonhorizon reject_overlong_name
+	check_rejected "${initial}xxxxxxxxxxxxxxxx" reject_overlong_name
 }
 
+# A valid name with garbage around it: upstream accepted both as the name.
 test_reject_trailing() {
-	check_rejected "horizon junk" reject_trailing_garbage
+	check_rejected "$initial junk" reject_trailing_garbage
+}
+
+test_reject_leading() {
+	check_rejected " $initial" reject_leading_whitespace
 }
 
 sum_usage() {

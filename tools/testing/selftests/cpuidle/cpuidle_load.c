@@ -12,10 +12,12 @@
  *                                        prints "deeper_entries N", the
  *                                        entries into states with a larger
  *                                        exit latency while it was held
- *   cpuidle_load ipiburst CPU MSECS      bursts of interrupts that wake no
+ *   cpuidle_load ipiburst CPU MSECS [GAP_US]
+ *                                        bursts of interrupts that wake no
  *                                        task on CPU (cpuid reads through
  *                                        /dev/cpu/CPU/cpuid, sent from
- *                                        another CPU), then 20 ms of silence
+ *                                        another CPU, GAP_US apart, 40 by
+ *                                        default), then 20 ms of silence
  *
  * Exits 0 after the given time, 2 on bad arguments, 1 on a system error.
  */
@@ -233,7 +235,7 @@ static void spin_us(long us)
  * function-call IPI, handled in interrupt context: a wakeup that leaves
  * the target CPU in its idle loop, with the tick still stopped.
  */
-static int run_ipiburst(long cpu, long msecs)
+static int run_ipiburst(long cpu, long msecs, long gap_us)
 {
 	long long end = now_us() + msecs * 1000LL;
 	unsigned char regs[16];
@@ -254,7 +256,7 @@ static int run_ipiburst(long cpu, long msecs)
 				close(fd);
 				return 1;
 			}
-			spin_us(40);
+			spin_us(gap_us);
 		}
 		sleep_us(20000);
 	}
@@ -267,7 +269,7 @@ static int bad_args(const char *prog)
 	fprintf(stderr, "usage: %s timer PERIOD_US MSECS | qos US MSECS |\n",
 		prog);
 	fprintf(stderr, "       pingpong MSECS | burst MSECS | mix MSECS |\n");
-	fprintf(stderr, "       ipiburst CPU MSECS\n");
+	fprintf(stderr, "       ipiburst CPU MSECS [GAP_US]\n");
 	return 2;
 }
 
@@ -281,13 +283,14 @@ int main(int argc, char **argv)
 			return bad_args(argv[0]);
 		return run_qos(period, msecs);
 	}
-	if (argc == 4 && !strcmp(argv[1], "ipiburst")) {
-		long cpu;
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "ipiburst")) {
+		long cpu, gap = 40;
 
 		if (parse_long(argv[2], 0, CPU_SETSIZE - 1, &cpu) ||
-		    parse_long(argv[3], 1, INT_MAX, &msecs))
+		    parse_long(argv[3], 1, INT_MAX, &msecs) ||
+		    (argc == 5 && parse_long(argv[4], 0, 1000000, &gap)))
 			return bad_args(argv[0]);
-		return run_ipiburst(cpu, msecs);
+		return run_ipiburst(cpu, msecs, gap);
 	}
 	if (argc == 4 && !strcmp(argv[1], "timer")) {
 		const char *cpu = getenv("CPUIDLE_LOAD_CPU");

@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The idle loop's safety net: with the tick stopped, horizon asks for a
-# wakeup after a short prediction, and the tick-sched code fires it (the
-# timer:tick_idle_net event). Checks that the net is armed and fires under
-# horizon, that the CPU then goes deeper, that nothing of it shows under
-# menu or with horizon.safety_net=N, that jiffies keep pace with the clock
-# while nets fire, and that an idle system takes no more local timer
-# interrupts under horizon than under menu.
+# wakeup after a short prediction, and tick-sched bounds the stopped tick
+# by it (the timer:tick_idle_net event marks each net programmed). Checks
+# that the net is armed and fires under horizon, that the CPU then goes
+# deeper, that nothing of it shows under menu or with
+# horizon.safety_net=N, that jiffies keep pace with the clock while nets
+# fire, and that an idle system takes no more local timer interrupts under
+# horizon than under menu. Then what the timers and nohz maintainers ask:
+# a net counts from the time it is armed (net_time_base), nets leave the
+# idle time accounting alone (net_idle_accounting), no net on a nohz_full
+# CPU (net_nohz_full), and what nets cost in tick timer programmings per
+# idle entry (net_reprogram_cost).
 
 DIR=$(dirname "$0")
 # shellcheck source=tools/testing/selftests/cpuidle/cpuidle_lib.sh
@@ -17,11 +22,28 @@ LOAD=$DIR/cpuidle_load
 TRACING=/sys/kernel/tracing
 PARAM=/sys/module/horizon/parameters/safety_net
 TESTS="test_param test_param_rejects test_net_fires test_net_param_off
-test_net_menu test_jiffies test_local_timer_irqs"
+test_net_menu test_jiffies test_local_timer_irqs test_net_time_base
+test_net_idle_accounting test_net_nohz_full test_net_reprogram_cost"
+TRACE_OUT=/tmp/cpuidle_net.trace
+NET_GAP_US=5
 
 initial=$(cpuidle_governor)
-# The target CPU: the last one, so that CPU 0 can send it interrupts.
+# nohz_full CPUs (none if the kernel was booted without nohz_full=).
+nohz_full=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null | tr , ' ')
+# The target CPU: the last one that is not nohz_full, so that CPU 0 can
+# send it interrupts.
 target=$(($(nproc) - 1))
+while [ "$target" -gt 0 ] && echo " $nohz_full " | grep -q " $target "; do
+	target=$((target - 1))
+done
+# The nohz_full CPU that net_nohz_full sends interrupts to.
+full_cpu=""
+for c in $nohz_full; do
+	case "$c" in
+	*-*) c=${c%-*} ;;
+	esac
+	[ "$c" -gt 0 ] && full_cpu=$c && break
+done
 
 test_param() {
 	if [ "$(cat "$PARAM")" = Y ]; then
@@ -41,29 +63,40 @@ test_param_rejects() {
 	fi
 }
 
-# trace_ipiburst GOVERNOR MSECS: trace the target CPU while CPU 0 sends it
-# bursts of interrupts; prints "armed fired deeper": nets armed, nets that
-# fired (the tick's timer ran at or after the net's expiry before the CPU
-# left the state), and fired nets after which the next state was deeper.
-# The tick's timer shows as an hrtimer_expire_entry of tick_nohz_handler
-# in high-resolution mode; in low-resolution mode (highres=off) it is the
-# clock event itself, seen on x86 as irq_vectors:local_timer_entry, timed
-# with the trace clock set to CLOCK_MONOTONIC like the net's expiry.
-trace_ipiburst() {
+# trace_ipiburst_on GOVERNOR CPU MSECS [GAP_US]: trace CPU while CPU 0
+# sends it bursts of interrupts, GAP_US apart, into $TRACE_OUT. The trace clock is
+# CLOCK_MONOTONIC, like the net's expiry; the tick's timer shows as an
+# hrtimer_expire_entry of tick_nohz_handler in high-resolution mode, and
+# in low-resolution mode (highres=off) as the clock event itself, seen on
+# x86 as irq_vectors:local_timer_entry.
+trace_ipiburst_on() {
 	cpuidle_set_governor "$1" || return 1
 	echo 0 >"$TRACING/tracing_on"
 	echo >"$TRACING/trace"
 	echo mono >"$TRACING/trace_clock"
-	printf '%x\n' $((1 << target)) >"$TRACING/tracing_cpumask"
-	echo 1 >"$TRACING/events/timer/tick_idle_net/enable"
-	echo 1 >"$TRACING/events/timer/hrtimer_expire_entry/enable"
-	echo 1 >"$TRACING/events/power/cpu_idle/enable"
-	[ ! -d "$TRACING/events/irq_vectors/local_timer_entry" ] ||
-		echo 1 >"$TRACING/events/irq_vectors/local_timer_entry/enable"
+	printf '%x\n' $((1 << $2)) >"$TRACING/tracing_cpumask"
+	for ev in timer/tick_idle_net timer/hrtimer_expire_entry \
+		  timer/hrtimer_start power/cpu_idle irq_vectors/local_timer_entry; do
+		[ ! -d "$TRACING/events/$ev" ] || echo 1 >"$TRACING/events/$ev/enable"
+	done
 	echo 1 >"$TRACING/tracing_on"
-	"$LOAD" ipiburst "$target" "$2" || return 1
+	"$LOAD" ipiburst "$2" "$3" ${4:-} || return 1
 	echo 0 >"$TRACING/tracing_on"
 	echo 0 >"$TRACING/events/enable"
+	cat "$TRACING/trace" >"$TRACE_OUT"
+	# Changing the clock clears the buffer: only once it has been read.
+	echo local >"$TRACING/trace_clock"
+	printf '%x\n' $(((1 << $(nproc)) - 1)) >"$TRACING/tracing_cpumask"
+}
+
+# net_stats: from $TRACE_OUT, "armed fired deeper early entries programs":
+# nets armed, nets that fired (the tick's timer ran at or after the net's
+# expiry before the CPU left the state), fired nets after which the next
+# state was deeper, nets counted from a time before the CPU last left an
+# idle state (a stale base: the decision comes after that exit), idle
+# state entries, and (re)programmings of the tick's hrtimer (0 in
+# low-resolution mode, where none is traced).
+net_stats() {
 	awk '
 	function val(key,   i) {
 		for (i = 1; i <= NF; i++)
@@ -78,7 +111,15 @@ trace_ipiburst() {
 				return substr($i, 1, length($i) - 1) * 1e9
 		return -1
 	}
-	/ tick_idle_net: / { armed++; net = val("expires"); next }
+	/ tick_idle_net: / {
+		armed++
+		net = val("expires")
+		# Trace stamps have 1 us resolution.
+		if (left && net - val("net_ns") < left - 1000)
+			early++
+		next
+	}
+	/ hrtimer_start: .*function=tick_nohz_handler/ { programs++; next }
 	/ local_timer_entry: / {
 		if (net && stamp() >= net - 1000) { fired++; check = 1; net = 0 }
 		next
@@ -90,14 +131,22 @@ trace_ipiburst() {
 	}
 	/ cpu_idle: / {
 		s = val("state")
-		if (s == 4294967295) { net = 0; next }
+		if (s == 4294967295) { net = 0; left = stamp(); next }
+		entries++
 		if (check && s > last) deeper++
 		check = 0
 		last = s
 	}
-	END { print armed + 0, fired + 0, deeper + 0 }' "$TRACING/trace"
-	# Changing the clock clears the buffer: only once it has been read.
-	echo local >"$TRACING/trace_clock"
+	END {
+		print armed + 0, fired + 0, deeper + 0, early + 0, entries + 0,
+			programs + 0
+	}' "$TRACE_OUT"
+}
+
+# trace_ipiburst GOVERNOR MSECS: net_stats of bursts sent to the target.
+trace_ipiburst() {
+	trace_ipiburst_on "$1" "$target" "$2" || return 1
+	net_stats
 }
 
 # The deepest target residency of the target CPU's states, in us.
@@ -210,6 +259,140 @@ test_local_timer_irqs() {
 	else
 		ktap_result FAIL "local_timer_irqs_not_above_menu" \
 			"in 18 s idle: horizon $h, menu $m (rounds:$rounds)"
+	fi
+}
+
+# A net counts from the moment it is decided, which comes after the CPU
+# left its last idle state; counted from the idle entry time instead, it
+# would start before that exit (and after a polling time limit, it could
+# even be programmed in the past and fire at once).
+test_net_time_base() {
+	set -- $(trace_ipiburst horizon 3000)
+	if [ "${1:-0}" -gt 0 ] && [ "${4:-x}" = 0 ]; then
+		ktap_result OK "net_time_base" "armed $1, counted from before the last exit 0"
+	else
+		ktap_result FAIL "net_time_base" \
+			"armed ${1:-?}, counted from before the last exit ${4:-?}"
+	fi
+}
+
+# cpu_stat_cs CPU: the time in /proc/stat of CPU, all fields, in
+# centiseconds (USER_HZ is 100), and its idle time.
+cpu_stat_cs() {
+	awk -v c="cpu$1" '$1 == c { s = 0; for (i = 2; i <= NF; i++) s += $i
+		print s, $5 }' /proc/stat
+}
+
+uptime_cs() {
+	tr -d . </proc/uptime | cut -d' ' -f1
+}
+
+# tick_sched_idle_us CPU: idle_sleeptime of CPU from /proc/timer_list.
+tick_sched_idle_us() {
+	awk -v c="$1" '$1 == "cpu:" { cpu = $2 }
+		cpu == c && $1 == ".idle_sleeptime" { print int($3 / 1000); exit }
+		' /proc/timer_list
+}
+
+# idle_grew_within_wall: empty if every online CPU's idle time in /proc/stat
+# grew by no more than the wall time over the bursts, and the target's
+# tick-sched idle time neither; else what is wrong.
+idle_grew_within_wall() {
+	# The uptime is read before the first and after the last reading.
+	u0=$(uptime_cs)
+	for c in $online; do
+		set -- $(cpu_stat_cs "$c")
+		eval "i0_$c=\$2"
+	done
+	t0=$(tick_sched_idle_us "$target")
+	trace_ipiburst_on horizon "$target" 3000 "$NET_GAP_US" >/dev/null ||
+		echo "workload failed"
+	t1=$(tick_sched_idle_us "$target")
+	for c in $online; do
+		set -- $(cpu_stat_cs "$c")
+		eval "d_$c=\$((\$2 - \$i0_$c))"
+	done
+	u1=$(uptime_cs)
+	for c in $online; do
+		eval "d=\$d_$c"
+		# 2 cs of slack for the rounding of both readings.
+		[ "$d" -le $((u1 - u0 + 2)) ] ||
+			echo "cpu$c: idle grew $d cs in $((u1 - u0)) cs"
+	done
+	[ $((t1 - t0)) -le $(((u1 - u0 + 2) * 10000)) ] ||
+		echo "cpu$target: tick-sched idle grew $((t1 - t0)) us in $((u1 - u0)) cs"
+}
+
+# Nets fire many times a tick period under the bursts; a net is no tick,
+# so it must account no tick of idle time. The tick-based count is what
+# /proc/stat shows of an offline CPU: it may not exceed the uptime.
+test_net_idle_accounting() {
+	online=$(awk '$1 ~ /^cpu[0-9]/ { print substr($1, 4) }' /proc/stat)
+	err=$(idle_grew_within_wall)
+	on=/sys/devices/system/cpu/cpu$target/online
+	if echo 0 >"$on"; then
+		set -- $(cpu_stat_cs "$target")
+		u=$(uptime_cs)
+		[ "${1:-0}" -le $((u + 2)) ] || err="$err
+cpu$target offline: ${1:-?} cs accounted in $u cs of uptime"
+		echo 1 >"$on" || err="$err
+cpu$target did not come back online"
+		sleep 1
+		err="$err$(idle_grew_within_wall)"
+	else
+		err="$err
+cpu$target could not be taken offline"
+	fi
+	set -- $(trace_ipiburst horizon 1000)
+	if [ -z "$err" ] && [ "${2:-0}" -gt 0 ]; then
+		ktap_result OK "net_idle_accounting" "nets fired in 1 s: $2"
+	else
+		ktap_result FAIL "net_idle_accounting" "nets fired in 1 s: ${2:-?}" "$err"
+	fi
+}
+
+# A nohz_full CPU stops its tick to be left alone: no net is armed there.
+test_net_nohz_full() {
+	if [ -z "$full_cpu" ]; then
+		ktap_skip "net_nohz_full" "no nohz_full CPU (boot with nohz_full=)"
+		return
+	fi
+	trace_ipiburst_on horizon "$full_cpu" 2000 || true
+	set -- $(net_stats)
+	if [ "${1:-x}" = 0 ] && [ "${5:-0}" -gt 0 ]; then
+		ktap_result OK "net_nohz_full" "cpu$full_cpu: $5 idle entries, no net"
+	else
+		ktap_result FAIL "net_nohz_full" \
+			"cpu$full_cpu: ${5:-?} idle entries, ${1:-?} nets armed"
+	fi
+}
+
+# per_1000 A B: A per thousand B.
+per_1000() {
+	[ "$2" -gt 0 ] && echo $((1000 * $1 / $2)) || echo 0
+}
+
+# Tick timer programmings per idle entry under the bursts, horizon with
+# its nets against menu in the same boot. The bound is explained in the
+# README (tools/testing/selftests/cpuidle).
+NET_PROGRAMS_EXTRA_PER_1000=250
+test_net_reprogram_cost() {
+	if grep -q "highres=off" /proc/cmdline; then
+		ktap_skip "net_reprogram_cost" \
+			"clock-event programmings are not traced in low-resolution mode"
+		return
+	fi
+	set -- $(trace_ipiburst horizon 3000)
+	h=$(per_1000 "${6:-0}" "${5:-0}") harmed=${1:-0} hfired=${2:-0}
+	set -- $(trace_ipiburst menu 3000)
+	m=$(per_1000 "${6:-0}" "${5:-0}")
+	diag="tick timer programmings per 1000 idle entries: horizon $h, menu $m"
+	diag="$diag; horizon nets in 3 s: armed $harmed, fired $hfired"
+	if [ "$h" -gt 0 ] && [ "$m" -gt 0 ] &&
+	   [ "$h" -le $((m + NET_PROGRAMS_EXTRA_PER_1000)) ]; then
+		ktap_result OK "net_reprogram_cost" "$diag"
+	else
+		ktap_result FAIL "net_reprogram_cost" "$diag"
 	fi
 }
 
