@@ -106,9 +106,9 @@ def summarise(rows, cost):
     lines.append('Energy above the oracle (geometric mean of ratio - 1 over every trace, '
                  'table and HZ), idle misses, exit latency paid on non-timer wakeups, cost')
     lines.append('')
-    lines.append('%-13s %9s %9s %9s %9s %11s %10s %7s %9s %10s %11s' % (
+    lines.append('%-13s %9s %9s %9s %9s %11s %10s %7s %8s %9s %10s %11s' % (
         'governor', 'excess_A', 'excess_B', 'mean_A', 'miss', 'exitlat_us', 'tick_stops',
-        'nets/s', 'query/sel', 'instr/sel', 'instr/idle'))
+        'nets/s', 'nprog/s', 'query/sel', 'instr/sel', 'instr/idle'))
     for g in govs:
         rs = by[g]
         ent = sum(int(r['entries']) for r in rs)
@@ -118,12 +118,14 @@ def summarise(rows, cost):
         stops = sum(int(r['tick_stops']) for r in rs)
         queries = sum(int(r['queries']) for r in rs)
         nets = sum(int(r['net_wakeups']) for r in rs)
+        progs = sum(int(r['net_programs']) for r in rs)
         idle_s = sum(int(r['idle_ns']) for r in rs) / 1e9
-        lines.append('%-13s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %11.1f %10d %7.1f %9.2f %10s %11s' % (
+        lines.append('%-13s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %11.1f %10d %7.1f %8.1f %9.2f %10s %11s' % (
             g, 100 * geomean([excess(r, 'a') for r in rs]),
             100 * geomean([excess(r, 'b') for r in rs]),
             100 * sum(excess(r, 'a') for r in rs) / len(rs), 100 * miss,
             lat / irq / 1000 if irq else 0, stops, nets / idle_s if idle_s else 0,
+            progs / idle_s if idle_s else 0,
             queries / ent, '%.0f' % cost[g][0] if g in cost else 'n/a',
             '%.0f' % cost[g][1] if g in cost else 'n/a'))
     lines.append('')
@@ -131,7 +133,9 @@ def summarise(rows, cost):
     lines.append('geometric mean by families where a governor is nearly optimal.')
     lines.append('miss: (above + below) / state entries; exitlat_us: mean exit latency of')
     lines.append('the state left on non-timer wakeups; tick_stops: over the whole matrix;')
-    lines.append('nets/s: safety-net wakeups per second of idle time;')
+    lines.append('nets/s: safety-net wakeups per second of idle time; nprog/s: clock event')
+    lines.append('programmings caused by nets per second of idle time (each costs the')
+    lines.append('energy of a tick stop in the model; the kernel code it runs is not replayed);')
     lines.append('query/sel: sleep-length queries per select(); instr/sel: instructions')
     lines.append('per select() + reflect() (callgrind); instr/idle: the same per idle')
     lines.append('period of the trace, which a governor entering states less often')

@@ -23,7 +23,7 @@
 #define CSV_HEADER	"governor,hz,entries,energy_a_nj,energy_b_nj,ratio_a,ratio_b," \
 			"above,below,miss_ratio,irq_wakeups,exit_latency_mean_ns," \
 			"tick_stops,tick_restarts,tick_wakeups,poll_limits,queries," \
-			"net_wakeups,idle_ns"
+			"net_wakeups,idle_ns,net_programs"
 #define MAX_GOVERNORS	8
 #define MAX_PARAMS	8
 #define MAX_EVENTS	64
@@ -46,7 +46,10 @@
  * (tick, quiet interrupt or timer, polling limit, safety net), then re-enter
  * idle. TICK_STOP_US, TICK_RESTART_US: active time to stop the tick
  * (reprogram the clock event for the next timer) and to restart it when the
- * idle period ends.
+ * idle period ends. Every programming of the stopped tick that a safety net
+ * causes (arming or moving a net, going back to the timer after a net was
+ * dropped or fired) costs TICK_STOP_US too: it is the same clock event
+ * programming.
  */
 #define WAKE_US		3
 #define TICK_STOP_US	2
@@ -86,7 +89,7 @@ struct stats {
 	u64 entries, above, below;
 	u64 irq_wakeups, exit_latency_ns;
 	u64 tick_stops, tick_restarts, tick_wakeups, poll_limits;
-	u64 queries, net_wakeups, idle_ns;
+	u64 queries, net_wakeups, idle_ns, net_programs;
 	s64 energy_nj[NR_MODELS];
 };
 
@@ -549,10 +552,28 @@ static void account(const struct cpuidle_driver *drv, struct cpuidle_device *dev
 static bool dump;
 
 /*
+ * The stopped tick's expiry, as tick_nohz_stop_tick() programs it: the next
+ * timer, or @net_ns from @now if that is earlier; a net @armed already is
+ * kept if it is not later than the new one nor earlier than half of it
+ * from @now.
+ */
+static s64 tick_bound(s64 now, s64 timer, u64 net_ns, s64 armed)
+{
+	s64 want;
+
+	if (!net_ns || timer <= now || net_ns >= (u64)(timer - now))
+		return timer;
+	want = now + (s64)net_ns;
+	if (armed && armed <= want && armed + (s64)(net_ns / 2) >= want)
+		return armed;
+	return want;
+}
+
+/*
  * One idle period as kernel/sched/idle.c runs it: select, stop or retain
  * the tick, enter, wake at the first of the next event, the next tick (if
  * running), the safety net (if the tick is stopped and the governor asked
- * for one, as tick_nohz_net_expiry() computes it) and the polling limit,
+ * for one, as tick_nohz_stop_tick() programs it) and the polling limit,
  * reflect; if nothing became runnable, select again with the tick state
  * carried over.
  */
@@ -562,6 +583,9 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 {
 	const struct cpuidle_driver *drv = &t->drv;
 	s64 end = start + p->ev[p->end].at_ns;
+	/* The stopped tick's expiry if a net set it, and if a net fired. */
+	s64 armed = 0;
+	bool refire = false;
 	int next = 0, m, i;
 
 	now_ns = start;
@@ -569,7 +593,7 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 	latency_req_ns = p->latency_req_ns;
 	for (;;) {
 		bool stop_tick = true, poll_limit = false, is_tick = false;
-		bool is_net = false;
+		bool is_net = false, stopped_now = false;
 		s64 wake;
 		int idx;
 
@@ -590,13 +614,32 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 			fail("%s selected invalid state %d", gov->name, idx);
 		/*
 		 * As tick_nohz_idle_stop_tick() does, a stop request is
-		 * ignored when the next timer comes before the next tick.
+		 * ignored when the next timer comes before the next tick; as
+		 * the idle loop does, a net shorter than a tick does not stop
+		 * a running tick.
 		 */
-		if (stop_tick && !tick_stopped && next_timer_ns > next_tick_ns) {
+		if (stop_tick && !tick_stopped && next_timer_ns > next_tick_ns &&
+		    (!dev->safety_net_ns || dev->safety_net_ns >= TICK_NSEC)) {
 			tick_stopped = true;
+			stopped_now = true;
 			st->tick_stops++;
 			for (m = 0; m < NR_MODELS; m++)
 				st->energy_nj[m] += active_energy(t, TICK_STOP_US, m);
+		}
+		if (tick_stopped) {
+			s64 want = tick_bound(now_ns, next_timer_ns,
+					      dev->safety_net_ns, armed);
+			bool bounded = want < next_timer_ns;
+
+			if (!stopped_now &&
+			    (bounded ? want != armed : armed || refire)) {
+				st->net_programs++;
+				for (m = 0; m < NR_MODELS; m++)
+					st->energy_nj[m] +=
+						active_energy(t, TICK_STOP_US, m);
+			}
+			armed = bounded ? want : 0;
+			refire = false;
 		}
 
 		wake = start + p->ev[next].at_ns;
@@ -604,9 +647,8 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 			wake = next_tick_ns;
 			is_tick = true;
 		}
-		if (tick_stopped && dev->safety_net_ns &&
-		    (u64)(wake - now_ns) > dev->safety_net_ns) {
-			wake = now_ns + dev->safety_net_ns;
+		if (armed && armed < wake) {
+			wake = armed;
 			is_net = true;
 		}
 		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING &&
@@ -641,6 +683,10 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 		now_ns = wake;
 		/* The safety net fires the tick's timer, as the tick does. */
 		got_tick = is_tick || is_net;
+		if (is_net) {
+			armed = 0;
+			refire = true;
+		}
 		/* poll_idle() sets the flag; nothing else touches it. */
 		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
 			dev->poll_time_limit = poll_limit;
@@ -671,14 +717,15 @@ static void print_row(const char *name, const struct stats *st,
 	       (unsigned long long)st->above, (unsigned long long)st->below,
 	       entries ? (double)(st->above + st->below) / entries : 0, irq,
 	       irq ? (double)st->exit_latency_ns / irq : 0);
-	printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+	printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 	       (unsigned long long)st->tick_stops,
 	       (unsigned long long)st->tick_restarts,
 	       (unsigned long long)st->tick_wakeups,
 	       (unsigned long long)st->poll_limits,
 	       (unsigned long long)st->queries,
 	       (unsigned long long)st->net_wakeups,
-	       (unsigned long long)st->idle_ns);
+	       (unsigned long long)st->idle_ns,
+	       (unsigned long long)st->net_programs);
 }
 
 static struct cpuidle_device devs[REPLAY_NR_CPUS];

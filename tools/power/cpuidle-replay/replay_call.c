@@ -5,6 +5,8 @@
 int replay_select(struct cpuidle_governor *gov, struct cpuidle_driver *drv,
 		  struct cpuidle_device *dev, bool *stop_tick)
 {
+	/* As cpuidle_select() does. */
+	dev->safety_net_ns = 0;
 	return gov->select(drv, dev, stop_tick);
 }
 

@@ -15,7 +15,7 @@ n=0 fails=0
 TESTS="test_oracle_hand test_oracle_tick test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
 test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
-test_params"
+test_net_programs test_params"
 
 result() {
 	n=$((n + 1))
@@ -218,6 +218,30 @@ test_safety_net() {
 		fi
 	done
 	result $bad safety_net_modelled
+}
+
+# On the trace of test_safety_net, every net armed programs the clock
+# event, and so does every return to the timer after a net: horizon's
+# programmings are at least as many as its nets fired; with safety_net=0,
+# and under menu and teo, there are none.
+test_net_programs() {
+	local bad=0 g progs nets
+	"$replay" "$top/tables/intel-client.tbl" "$tmp/net.trace" >"$tmp/p.csv"
+	progs=$(field "$tmp/p.csv" horizon net_programs)
+	nets=$(field "$tmp/p.csv" horizon net_wakeups)
+	if [ "${progs:-0}" -lt "${nets:-1}" ] || [ "${nets:-0}" -lt 50 ]; then
+		echo "# horizon: ${nets:-?} nets, ${progs:-?} programmings"
+		bad=1
+	fi
+	for g in menu teo; do
+		[ "$(field "$tmp/p.csv" $g net_programs)" = 0 ] ||
+			{ echo "# $g: net programmings"; bad=1; }
+	done
+	"$replay" -p safety_net=0 -g horizon "$top/tables/intel-client.tbl" \
+		"$tmp/net.trace" >"$tmp/p0.csv"
+	[ "$(field "$tmp/p0.csv" horizon net_programs)" = 0 ] ||
+		{ echo "# safety_net=0: net programmings"; bad=1; }
+	result $bad net_programs_counted
 }
 
 # -p takes only NAME=0 or NAME=1 of an existing parameter, with a message.
