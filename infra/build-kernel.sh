@@ -31,7 +31,8 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.horizon-config" 2>/dev/null)" != "
 fi
 
 phase "building the boot kernel (make -j$jobs bzImage, log in $out/build.log)"
-if ! make -s -C "$src" O="$out" -j"$jobs" CC="ccache gcc" bzImage >"$out/build.log" 2>&1; then
+if ! with_progress "boot kernel" "$out" make -s -C "$src" O="$out" -j"$jobs" \
+	CC="ccache gcc" bzImage >"$out/build.log" 2>&1; then
 	tail -40 "$out/build.log" >&2
 	die "boot kernel build failed (full log: $out/build.log)"
 fi

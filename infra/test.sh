@@ -69,6 +69,7 @@ count checkpatch "$results/checkpatch.count"
 
 "$infra/check-series.sh" fast
 count series "$results/series.count"
+skipped=$((skipped + $(cat "$results/series.count.skip" 2>/dev/null || echo 0)))
 
 "$infra/replay.sh" test
 count replay "$results/replay.count"
