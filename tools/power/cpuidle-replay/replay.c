@@ -585,7 +585,7 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 	s64 end = start + p->ev[p->end].at_ns;
 	/* The stopped tick's expiry if a net set it, and if a net fired. */
 	s64 armed = 0;
-	bool refire = false;
+	bool refire = false, tick_woke = false;
 	int next = 0, m, i;
 
 	now_ns = start;
@@ -608,8 +608,19 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 		}
 		next_tick_ns = next_tick_after(now_ns);
 
-		idx = replay_select(gov, (struct cpuidle_driver *)drv, dev,
-				    &stop_tick);
+		if (drv->state_count > 1) {
+			idx = replay_select(gov, (struct cpuidle_driver *)drv,
+					    dev, &stop_tick);
+		} else {
+			/*
+			 * As the idle loop does (6.12 and mainline alike), no
+			 * governor for a single state: the tick is stopped
+			 * after a tick wakeup of the same idle loop.
+			 */
+			idx = 0;
+			stop_tick = tick_woke;
+			dev->safety_net_ns = 0;
+		}
 		if (idx < 0 || idx >= drv->state_count)
 			fail("%s selected invalid state %d", gov->name, idx);
 		/*
@@ -690,7 +701,9 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 		/* poll_idle() sets the flag; nothing else touches it. */
 		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
 			dev->poll_time_limit = poll_limit;
-		replay_reflect(gov, dev, idx);
+		tick_woke = got_tick;
+		if (drv->state_count > 1)
+			replay_reflect(gov, dev, idx);
 		if (wake == end)
 			break;
 		for (m = 0; m < NR_MODELS; m++)
