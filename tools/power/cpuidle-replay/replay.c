@@ -62,6 +62,7 @@ struct event {
 	s64 at_ns;		/* from the start of the idle period */
 	enum ev_kind kind;
 	bool quiet;		/* handled without waking a task */
+	bool by_tick;		/* a timer run by the tick's handler */
 };
 
 struct period {
@@ -237,8 +238,9 @@ static int split(char *line, char **w, int max)
 
 static int parse_event(const char *tok, struct event *ev)
 {
-	ev->kind = *tok == 't' ? EV_TIMER : EV_IRQ;
-	if (*tok != 't' && *tok != 'i')
+	ev->kind = *tok == 'i' ? EV_IRQ : EV_TIMER;
+	ev->by_tick = *tok == 'k';
+	if (*tok != 't' && *tok != 'i' && *tok != 'k')
 		return -1;
 	tok++;
 	ev->quiet = *tok == 'q';
@@ -692,8 +694,14 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 		st->idle_ns += wake - now_ns;
 
 		now_ns = wake;
-		/* The safety net fires the tick's timer, as the tick does. */
-		got_tick = is_tick || is_net;
+		/*
+		 * The safety net fires the tick's timer, as the tick does; a
+		 * timer run by the tick's handler reports a tick wakeup too,
+		 * and if it wakes a task the CPU then leaves the idle loop.
+		 */
+		got_tick = is_tick || is_net ||
+			   (!poll_limit && wake == start + p->ev[next].at_ns &&
+			    p->ev[next].by_tick);
 		if (is_net) {
 			armed = 0;
 			refire = true;
