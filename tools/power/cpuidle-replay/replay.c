@@ -55,6 +55,7 @@
 #define TICK_STOP_US	2
 #define TICK_RESTART_US	2
 #define NR_MODELS	2
+#define MODEL_B		1	/* index of model B in the energy arrays */
 
 enum ev_kind { EV_TIMER, EV_IRQ };
 
@@ -423,9 +424,21 @@ static void read_table(const char *path, struct table *t)
 
 /* ---- energy ----------------------------------------------------------- */
 
+/*
+ * A visit of @ns to state @i: its power over the time, plus its entry/exit
+ * energy. Under model A that is all, and the target residency is the
+ * break-even time against the next shallower state. Under model B the
+ * exit latency is also paid at active power, so a visit costs more the
+ * slower the state is to leave, and the break-even time lies beyond the
+ * target residency, as on hardware whose residencies are optimistic.
+ */
 static s64 state_energy(const struct table *t, int i, s64 ns, int m)
 {
-	return t->entry_nj[i][m] + t->power_mw[i][m] * ns / US;
+	s64 e = t->entry_nj[i][m] + t->power_mw[i][m] * ns / US;
+
+	if (m == MODEL_B)
+		e += t->active_mw[m] * t->drv.states[i].exit_latency;
+	return e;
 }
 
 static s64 active_energy(const struct table *t, s64 us, int m)

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fails=0
 
-TESTS="test_oracle_hand test_oracle_tick test_malformed test_menu_teo_timer
+TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
 test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
 test_net_programs test_params"
@@ -37,7 +37,9 @@ field() {
 # A table whose arithmetic is easy to follow by hand: active 1000 mW;
 # S1: residency 10 us, 500 mW; S2: residency 100 us, 100 mW. Entry energy
 # (break-even): S1 (1000-500)*10 = 5000 nJ; S2 5000 + (500-100)*100 =
-# 45000 nJ. Model B is the same.
+# 45000 nJ. Model B has the same powers, and each visit also pays its exit
+# latency at active power: S1 5 * 1000 = 5000 nJ more, S2 50 * 1000 =
+# 50000 nJ more.
 hand_table() {
 	cat >"$tmp/hand.tbl" <<'TBL'
 active 1000 1000
@@ -48,25 +50,50 @@ TBL
 
 # One 1000 us idle ended by a timer, tick at 4 ms (HZ=250), so no tick in
 # between: S2 costs 45000 + 100 * 1000 = 145000 nJ, S1 5000 + 500000;
-# keeping the tick costs nothing more, so the oracle pays 145000.
+# keeping the tick costs nothing more, so the oracle pays 145000. Under
+# model B, S2 costs 50000 more: 195000.
 test_oracle_hand() {
 	hand_table
 	echo "idle 10 t1000" >"$tmp/one.trace"
 	"$replay" "$tmp/hand.tbl" "$tmp/one.trace" >"$tmp/out.csv"
-	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 145000 ]
+	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 145000 ] &&
+		[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 195000 ]
 	result $? oracle_hand_computed
 }
 
 # 10 ms ended by a timer at HZ=1000 (tick every 1 ms, first period starts
 # at t=1 ns): keeping the tick means 10 intervals of ~1 ms plus 9 wakeups of
 # 3 us at 1000 mW; stopping it costs 2 us + 2 us of active power once.
-# Stopped: 4000 + 45000 + 100 * 10000 = 1049000 nJ.
+# Stopped: 4000 + 45000 + 100 * 10000 = 1049000 nJ; model B adds S2's
+# exit latency once: 1099000 (ten visits with the tick would add it ten
+# times).
 test_oracle_tick() {
 	hand_table
 	echo "idle 10 t10000" >"$tmp/ten.trace"
 	"$bindir/replay-hz1000" "$tmp/hand.tbl" "$tmp/ten.trace" >"$tmp/out.csv"
-	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 1049000 ]
+	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 1049000 ] &&
+		[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 1099000 ]
 	result $? oracle_prefers_stopping_the_tick
+}
+
+# Model B puts the break-even of S2 against S1 beyond S2's target
+# residency (100 us): S1 costs 5000 + 5000 + 500 * T, S2 45000 + 50000 +
+# 100 * T, equal at T = 212.5 us. A 150 us idle: model A takes S2 (45000 +
+# 15000 = 60000 nJ, S1 80000), model B S1 (10000 + 75000 = 85000, S2
+# 110000); a 300 us idle: S2 under both (model B 95000 + 30000 = 125000,
+# S1 160000).
+test_model_b_break_even() {
+	local bad=0
+	hand_table
+	echo "idle 10 t150" >"$tmp/be.trace"
+	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv"
+	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 60000 ] || bad=1
+	[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 85000 ] || bad=1
+	echo "idle 10 t300" >"$tmp/be.trace"
+	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv"
+	[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 125000 ] || bad=1
+	[ "$bad" = 0 ] || echo "# model B break-even: $(tr '\n' ' ' <"$tmp/out.csv")"
+	result $bad model_b_break_even_beyond_residency
 }
 
 # Every malformed input must fail with a message naming the line, and
