@@ -53,10 +53,15 @@
  * The selection proceeds in these steps:
  *
  * 1. Learn from the previous idle period (deferred from reflect() so that
- *    the exit path stays short).  A wakeup by the tick or by the polling
- *    limit is not an outcome: its time is carried over to the next period,
- *    which continues the same idle spell.  Otherwise the spell ended by a
- *    timer if it lasted about the sleep length, and by an intercept if not.
+ *    the exit path stays short).  The period ended by a timer if it lasted
+ *    at least the sleep length less HORIZON_TIMER_SLACK_NS (the residency
+ *    is measured from the state entry, the sleep length from the idle
+ *    entry), and by an intercept if not.  A wakeup by the tick (or a
+ *    safety net) before the sleep length, or by the polling limit, is not
+ *    an outcome if the CPU stayed in the idle loop: its time is carried
+ *    over to the next period, which continues the same idle spell.  Once
+ *    the CPU has left the idle loop (its context switch count moved), the
+ *    spell is over and is learned as it ended.
  *
  * 2. If nearly all recent wakeups were intercepts too short for any state
  *    but the shallowest, skip the sleep length query (it is not free), keep
@@ -72,19 +77,28 @@
  *    to end a too shallow state: ask for a safety net instead, a wakeup
  *    after twice the end of the last bin holding observations (at least
  *    HORIZON_NET_MIN_NS, at most a tick period), and select for the
- *    expected idle duration up to the net.  If a net fires, step 1
- *    carries the time over as for the tick.  The safety_net module
- *    parameter turns nets off: with the tick stopped, the state is then
- *    selected for the expected idle duration up to the sleep length.
+ *    expected idle duration up to the net.  If nothing observed lies
+ *    ahead (nothing learned, or only decay residues), no net is asked for
+ *    and the expected idle duration is the sleep length.  If a net fires,
+ *    step 1 carries the time over as for the tick.  The safety_net module
+ *    parameter turns nets off, and tick-sched ignores them on nohz_full
+ *    CPUs: with the tick stopped, the state is then selected for the
+ *    expected idle duration up to the sleep length.
  *
  * 4. Otherwise keep the tick, which ends the idle period at the next tick
  *    at the latest, and select the state for the expected idle duration up
  *    to the earlier of the sleep length and the next tick.  If the idle
  *    period turns out to be long, the tick wakes the CPU and step 1 carries
- *    the time over, so the next selection goes deeper.
+ *    the time over, so the next selection goes deeper.  One exception: if
+ *    the next timer comes before the second tick from now and the spell
+ *    probably outlasts the next tick, let the tick be stopped and select
+ *    for the expected idle duration up to the sleep length, as the timer
+ *    then ends the idle period no later than a retained tick would.
  *
  * Every selection respects the PM QoS latency limit and skips disabled
- * states; a polling state never runs with the tick stopped, and is not
+ * states.  When a polling state is selected, the tick is not stopped for
+ * it (the idle loop keeps a tick that was stopped already, and the
+ * polling time limit then bounds the state); and a polling state is not
  * entered again right after its time limit ended an idle period: the
  * deepest state that fits in the time already spent idle is used instead.
  */
@@ -96,6 +110,7 @@
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/kernel_stat.h>
 #include <linux/tick.h>
 
 #include <kunit/static_stub.h>
@@ -126,6 +141,14 @@
 #define HORIZON_ONE		BIT_ULL(HORIZON_ONE_SHIFT)
 /* Step 2: skip the query if this many sixteenths of the weight are short. */
 #define HORIZON_SHORT_16THS	15
+/*
+ * A wakeup within this of the sleep length was the timer's: the time the
+ * idle entry takes before the state is entered (the sleep length counts
+ * from the idle entry, the residency from the state entry), with room for
+ * a slow CPU. An intercept closer to the timer than this, plus the time
+ * actually spent leaving the state, counts as a timer end.
+ */
+#define HORIZON_TIMER_SLACK_NS	(25 * NSEC_PER_USEC)
 /* An idle spell carried over safety-net wakeups is capped at this. */
 #define HORIZON_SPELL_MAX_NS	((s64)NSEC_PER_SEC)
 /* Bins with less weight than this (decay residues) are left out. */
@@ -161,6 +184,7 @@ MODULE_PARM_DESC(safety_net,
  * @tick_wakeup: Whether the tick ended the last idle period.
  * @poll_limit: Whether the polling time limit ended the last idle period.
  * @needs_update: Whether the last idle period has not been learned yet.
+ * @switches: The CPU's context switch count at the last selection.
  */
 struct horizon_cpu {
 	union {
@@ -178,6 +202,7 @@ struct horizon_cpu {
 	bool tick_wakeup;
 	bool poll_limit;
 	bool needs_update;
+	u64 switches;
 };
 
 static DEFINE_PER_CPU(struct horizon_cpu, horizon_cpus);
@@ -216,6 +241,17 @@ static s64 horizon_latency_req(unsigned int cpu)
 	KUNIT_STATIC_STUB_REDIRECT(horizon_latency_req, cpu);
 
 	return cpuidle_governor_latency_req(cpu);
+}
+
+/*
+ * The CPU's context switch count: it changes when the CPU leaves the idle
+ * loop to run a task, and not when the loop merely goes round.
+ */
+static u64 horizon_switches(unsigned int cpu)
+{
+	KUNIT_STATIC_STUB_REDIRECT(horizon_switches, cpu);
+
+	return nr_context_switches_cpu(cpu);
 }
 
 /* The bin of a duration in nanoseconds. */
@@ -293,28 +329,25 @@ static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
 
 /**
  * horizon_update - Learn from the last idle period (step 1).
- * @drv: cpuidle driver of the CPU.
- * @dev: cpuidle device of the CPU.
  * @data: Statistics of the CPU.
+ * @measured_ns: Time spent in the idle state entered.
+ * @left_loop: Whether the CPU left the idle loop since the last period.
  */
-static void horizon_update(struct cpuidle_driver *drv,
-			   struct cpuidle_device *dev, struct horizon_cpu *data)
+static void horizon_update(struct horizon_cpu *data, s64 measured_ns,
+			   bool left_loop)
 {
-	s64 measured_ns = dev->last_residency_ns;
-	s64 latency_ns = 0;
-	bool by_timer;
-
-	if (dev->last_state_idx >= 0)
-		latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
-
 	/*
-	 * A polling-limit wakeup continues the spell whatever the sleep
-	 * length says (it can be negative, with an expired timer not yet
-	 * handled).
+	 * A timer ended the period if it ended within HORIZON_TIMER_SLACK_NS
+	 * of the sleep length; a polling-limit wakeup continues the spell
+	 * whatever the sleep length says (it can be negative, with an expired
+	 * timer not yet handled).
 	 */
-	by_timer = measured_ns + latency_ns >= data->sleep_length_ns;
-	if (data->poll_limit || (!by_timer && data->tick_wakeup)) {
-		/* A safety net fired: the idle spell goes on. */
+	bool by_timer = measured_ns + HORIZON_TIMER_SLACK_NS >=
+			data->sleep_length_ns;
+
+	if (!left_loop &&
+	    (data->poll_limit || (!by_timer && data->tick_wakeup))) {
+		/* The tick or a safety net fired: the idle spell goes on. */
 		data->spell_ns = min(data->spell_ns + measured_ns,
 				     HORIZON_SPELL_MAX_NS);
 		return;
@@ -343,13 +376,100 @@ struct horizon_estimate {
 	s64 majority_ns;
 };
 
-/* The estimate up to @cut_ns, an earlier limit than that of @est. */
-static void horizon_cut(const struct horizon_estimate *est,
-			struct horizon_estimate *at_cut, s64 cut_ns)
+/*
+ * The end of bin @bin, from now, @spent_ns into the spell. The last bin
+ * has no end: it is taken to end at the later of its nominal end and
+ * twice the time spent, so that it never ends before now.
+ */
+static s64 horizon_bin_end_ns(int bin, s64 spent_ns)
 {
+	s64 end_ns = horizon_bin_start_ns(bin + 1);
+
+	if (bin == HORIZON_BINS - 1)
+		end_ns = max(end_ns, 2 * spent_ns);
+	return end_ns - spent_ns;
+}
+
+/* The weight of the observations in bin @first and after it. */
+static u64 horizon_at_risk(const struct horizon_cpu *data, int first)
+{
+	u64 at_risk = 0;
+	int i;
+
+	if (!first)
+		return data->total;
+	for (i = first; i < HORIZON_BINS; i++)
+		at_risk += data->intercepts[i] + data->timer_ends[i];
+	return at_risk;
+}
+
+/**
+ * horizon_to_come - Find the intercepts of a bin still to come.
+ * @data: Statistics of the CPU.
+ * @bin: The bin.
+ * @spent_ns: Time already spent idle in the spell.
+ * @weight: The bin's intercept weight; set to that of those still to come.
+ *
+ * Once the spell has outlasted the mean of the bin's intercepts, these are
+ * taken as spread evenly around their mean: those still to come are the
+ * fraction beyond the time spent, the others are past.
+ *
+ * Return: the mean time from now of the intercepts still to come.
+ */
+static s64 horizon_to_come(const struct horizon_cpu *data, int bin,
+			   s64 spent_ns, u32 *weight)
+{
+	s64 mean_ns = (s64)data->intercept_mean[bin] << HORIZON_UNIT_SHIFT;
+	s64 span_ns = mean_ns - horizon_bin_start_ns(bin);
+	s64 left_ns = mean_ns + span_ns - spent_ns;
+
+	if (mean_ns > spent_ns || !spent_ns)
+		return mean_ns - spent_ns;
+	if (left_ns > 0 && span_ns > 0)
+		*weight = div64_u64((u64)*weight * left_ns, 2 * span_ns);
+	else
+		*weight = 0;
+	return left_ns / 2;
+}
+
+/**
+ * horizon_add - Let intercepts end the spell in the estimate.
+ * @est: The estimate so far.
+ * @prob: Probability, out of HORIZON_ONE, that they end the spell.
+ * @rel_ns: Their mean time from now.
+ * @lo_ns: Start of their bin, from now (may be negative).
+ * @hi_ns: End of their bin, from now.
+ */
+static void horizon_add(struct horizon_estimate *est, u64 prob, s64 rel_ns,
+			s64 lo_ns, s64 hi_ns)
+{
+	est->sum += prob * rel_ns;
+	if (est->survival >= HORIZON_MAJORITY_LEFT &&
+	    est->survival - prob < HORIZON_MAJORITY_LEFT) {
+		s64 from_ns = max_t(s64, lo_ns, 0);
+
+		/* Interpolated across the bin. */
+		est->majority_ns = from_ns +
+			div64_u64((u64)(hi_ns - from_ns) *
+				  (est->survival - HORIZON_MAJORITY_LEFT), prob);
+	}
+	est->survival -= prob;
+}
+
+/*
+ * Once the walk reaches @at_ns, the estimate up to @cut_ns, an earlier
+ * limit than that of @est, is what it has gathered so far: copy it, once.
+ */
+static void horizon_cut(const struct horizon_estimate *est,
+			struct horizon_estimate *at_cut, s64 *cut_ns, s64 at_ns)
+{
+	if (at_ns < *cut_ns)
+		return;
 	*at_cut = *est;
-	at_cut->limit_ns = cut_ns;
-	at_cut->seen_ns = cut_ns;
+	at_cut->limit_ns = *cut_ns;
+	/* Observations lie beyond the cut. */
+	at_cut->seen_ns = *cut_ns;
+	*cut_ns = S64_MAX;
 }
 
 /**
@@ -364,126 +484,73 @@ static void horizon_cut(const struct horizon_estimate *est,
  *
  * Walk the bins from the one holding @spent_ns, estimating for each the
  * probability that an intercept ends the spell there, given that it has
- * not ended before: the intercepts over all the weight still at risk.
- * The estimate up to @cut_ns is what the walk has gathered when it gets
- * there, so one walk serves both limits.
+ * not ended before: the intercepts still to come over all the weight still
+ * at risk.  Empty bins are skipped, bins holding only a decay residue are
+ * left out, and the walk ends at the limit or when only a residue is left
+ * at risk.  If nothing but residues lies ahead, the estimate is that of
+ * nothing learned: the spell lasts to the limit.  The estimate up to
+ * @cut_ns is what the walk has gathered when it gets there, so one walk
+ * serves both limits.
  */
 static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 			     s64 limit_ns, struct horizon_estimate *est,
 			     s64 cut_ns, struct horizon_estimate *at_cut)
 {
-	int first = horizon_bin(spent_ns);
-	s64 lo_ns, hi_ns;
-	u64 at_risk = 0;
-	int i;
+	int i = horizon_bin(spent_ns);
+	u64 at_risk = horizon_at_risk(data, i);
+	/* Bin i spans [lo_ns, hi_ns) from now. */
+	s64 lo_ns = horizon_bin_start_ns(i) - spent_ns;
+	s64 hi_ns = horizon_bin_end_ns(i, spent_ns);
 
 	limit_ns = clamp_t(s64, limit_ns, 0, HORIZON_LIMIT_MAX_NS);
 	if (cut_ns <= 0 || cut_ns >= limit_ns)
 		cut_ns = S64_MAX;
 	est->sum = 0;
 	est->survival = HORIZON_ONE;
-	est->seen_ns = 0;
+	est->seen_ns = at_risk < HORIZON_MIN_SEEN ? limit_ns : 0;
 	est->limit_ns = limit_ns;
 	est->majority_ns = S64_MAX;
 
-	if (!first)
-		at_risk = data->total;
-	for (i = first; i && i < HORIZON_BINS; i++)
-		at_risk += data->intercepts[i] + data->timer_ends[i];
-	if (!at_risk) {
-		est->seen_ns = limit_ns;	/* nothing learned yet */
-		goto out;
-	}
-
-	/* Bin i spans [lo_ns, hi_ns) from the start of the spell. */
-	lo_ns = horizon_bin_start_ns(first) - spent_ns;
-	hi_ns = horizon_bin_start_ns(first + 1) - spent_ns;
-	if (at_risk < HORIZON_MIN_SEEN)
-		goto out;
-	for (i = first; i < HORIZON_BINS; i++) {
+	for (; i < HORIZON_BINS && at_risk >= HORIZON_MIN_SEEN;
+	     i++, lo_ns = hi_ns, hi_ns = horizon_bin_end_ns(i, spent_ns)) {
 		u32 weight = data->intercepts[i];
 		u32 seen = weight + data->timer_ends[i];
+		u32 past;
 		s64 rel_ns;
 
-		/* Empty bins change nothing, even beyond the limit. */
 		if (!seen)
-			goto next;
-		if (lo_ns >= limit_ns)
+			continue;
+		if (lo_ns >= limit_ns) {
+			est->seen_ns = limit_ns;
 			break;
-		if (lo_ns >= cut_ns) {
-			horizon_cut(est, at_cut, cut_ns);
-			cut_ns = S64_MAX;
 		}
-		/* A decay residue is left out, as if long forgotten. */
-		if (seen < HORIZON_MIN_SEEN)
-			goto drop;
+		horizon_cut(est, at_cut, &cut_ns, lo_ns);
+		if (seen < HORIZON_MIN_SEEN) {
+			at_risk -= seen;
+			continue;
+		}
 		est->seen_ns = hi_ns;
 		if (weight) {
-			rel_ns = ((s64)data->intercept_mean[i] <<
-				  HORIZON_UNIT_SHIFT) - spent_ns;
-			if (rel_ns <= 0 && spent_ns > 0) {
-				/*
-				 * The spell has outlasted the mean of its own
-				 * bin.  Taking the bin's intercepts as spread
-				 * evenly around their mean, those still to
-				 * come are the fraction beyond the time spent;
-				 * the others are past.
-				 */
-				s64 span_ns = rel_ns + spent_ns -
-					      horizon_bin_start_ns(i);
-				s64 left_ns = rel_ns + span_ns;
-				u32 left = 0;
-
-				if (left_ns > 0 && span_ns > 0)
-					left = div64_u64((u64)weight * left_ns,
-							 2 * span_ns);
-				at_risk -= weight - left;
-				seen -= weight - left;
-				weight = left;
-				rel_ns = left_ns / 2;
-			}
+			rel_ns = horizon_to_come(data, i, spent_ns, &weight);
+			past = data->intercepts[i] - weight;
+			at_risk -= past;
+			seen -= past;
 		}
-		/* Intercepts still to come may end the spell in this bin. */
 		if (weight) {
-			u64 prob;
-
-			if (rel_ns >= cut_ns) {
-				horizon_cut(est, at_cut, cut_ns);
-				cut_ns = S64_MAX;
-			}
-			if (rel_ns >= limit_ns)
+			horizon_cut(est, at_cut, &cut_ns, rel_ns);
+			if (rel_ns >= limit_ns) {
+				est->seen_ns = limit_ns;
 				break;
-			prob = div64_u64(est->survival * weight, at_risk);
-			est->sum += prob * rel_ns;
-			if (est->survival >= HORIZON_MAJORITY_LEFT &&
-			    est->survival - prob < HORIZON_MAJORITY_LEFT) {
-				s64 from_ns = max_t(s64, lo_ns, 0);
-
-				/* Interpolated across the bin. */
-				est->majority_ns = from_ns +
-					div64_u64((u64)(hi_ns - from_ns) *
-						  (est->survival - HORIZON_MAJORITY_LEFT),
-						  prob);
 			}
-			est->survival -= prob;
+			horizon_add(est, div64_u64(est->survival * weight, at_risk),
+				    rel_ns, lo_ns, hi_ns);
 		}
-drop:
 		at_risk -= seen;
-		/* Less than that left is a decay residue: the walk is over. */
-		if (at_risk < HORIZON_MIN_SEEN)
-			goto out;
-next:
-		lo_ns = hi_ns;
-		hi_ns += hi_ns + spent_ns;
 	}
-	/* The walk stopped at the limit, with observations beyond it. */
-	if (i < HORIZON_BINS)
-		est->seen_ns = limit_ns;
-out:
+	/* The walk ended before the cut: nothing more up to it. */
 	if (cut_ns != S64_MAX) {
-		/* The walk ended before the cut: nothing more up to it. */
-		horizon_cut(est, at_cut, cut_ns);
-		at_cut->seen_ns = min(est->seen_ns, cut_ns);
+		horizon_cut(est, at_cut, &cut_ns, S64_MAX);
+		at_cut->seen_ns = min(est->seen_ns, at_cut->limit_ns);
 	}
 }
 
@@ -550,12 +617,15 @@ static bool horizon_nets(int cpu)
  * been) nor shorter than HORIZON_NET_MIN_NS.
  *
  * Return: the safety net in nanoseconds, or 0 if the next timer comes
- * first and no net is needed.
+ * first and no net is needed, or if nothing observed lies ahead (then the
+ * estimate is that of nothing learned, which trusts the timer).
  */
 static u64 horizon_net_ns(s64 seen_ns, s64 sleep_ns)
 {
 	s64 net_ns = clamp_t(s64, 2 * seen_ns, HORIZON_NET_MIN_NS, TICK_NSEC);
 
+	if (seen_ns <= 0)
+		return 0;
 	return net_ns < sleep_ns ? net_ns : 0;
 }
 
@@ -760,10 +830,14 @@ static int horizon_select(struct cpuidle_driver *drv,
 	s64 sleep_ns, delta_tick_ns, expected_ns;
 	struct horizon_estimate est, tick_est;
 
+	u64 switches = horizon_switches(dev->cpu);
+
 	if (data->needs_update) {
-		horizon_update(drv, dev, data);
+		horizon_update(data, dev->last_residency_ns,
+			       switches != data->switches);
 		data->needs_update = false;
 	}
+	data->switches = switches;
 
 	/* Step 2: frequent short wakeups need no timer information. */
 	if (!tick_stopped && !data->spell_ns &&
@@ -841,7 +915,8 @@ static void horizon_reflect(struct cpuidle_device *dev, int index)
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
  *
- * Called when the governor is switched to and when a CPU comes online, so
+ * Called when the governor is switched to and whenever the cpuidle core
+ * enables a CPU's device (on CPU hotplug with some drivers, not all), so
  * that nothing learned before is trusted.
  *
  * Return: 0.
@@ -859,7 +934,10 @@ static int horizon_enable_device(struct cpuidle_driver *drv,
 
 static struct cpuidle_governor horizon_governor = {
 	.name =		"horizon",
-	/* Below menu (20) and teo (19): never picked silently over them. */
+	/*
+	 * Below menu (20) and teo (19): where either is built, horizon is
+	 * used only when asked for (cpuidle.governor= or current_governor).
+	 */
 	.rating =	15,
 	.enable =	horizon_enable_device,
 	.select =	horizon_select,

@@ -98,6 +98,7 @@ struct stats {
 /* What the governors see through the kernel API stubs. */
 int replay_cpu;
 static s64 now_ns, next_timer_ns, next_tick_ns;
+static unsigned long long switches[REPLAY_NR_CPUS];
 static bool tick_stopped, got_tick;
 static s64 latency_req_ns = S64_MAX;
 static u64 queries;
@@ -181,6 +182,11 @@ bool tick_nohz_tick_stopped(void)
 bool tick_nohz_idle_got_tick(void)
 {
 	return got_tick;
+}
+
+unsigned long long nr_context_switches_cpu(int cpu)
+{
+	return switches[cpu];
 }
 
 u64 local_clock(void)
@@ -771,6 +777,7 @@ static void run_governor(struct cpuidle_governor *gov, const struct table *t,
 	int c, i;
 
 	memset(st, 0, sizeof(*st));
+	memset(switches, 0, sizeof(switches));
 	for (c = 0; c < REPLAY_NR_CPUS; c++) {
 		memset(&devs[c], 0, sizeof(devs[c]));
 		devs[c].cpu = c;
@@ -789,6 +796,8 @@ static void run_governor(struct cpuidle_governor *gov, const struct table *t,
 		replay_cpu = p->cpu;
 		clock[p->cpu] = run_period(gov, t, &devs[p->cpu], p,
 					   clock[p->cpu], st) + p->busy_ns;
+		/* The CPU runs a task after the period, and comes back. */
+		switches[p->cpu] += 2;
 	}
 	st->queries = queries;
 }

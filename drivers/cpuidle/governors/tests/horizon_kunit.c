@@ -21,6 +21,7 @@
  * @latency_req_ns: Returned as the PM QoS latency limit.
  * @got_tick: Returned as whether the tick ended the last idle period.
  * @queries: Number of sleep length queries.
+ * @switches: Returned as the CPU's context switch count.
  * @drv: Driver with the state table under test.
  * @dev: Device whose states_usage[] carries the disable flags.
  */
@@ -31,6 +32,7 @@ struct horizon_test_env {
 	s64 latency_req_ns;
 	bool got_tick;
 	unsigned int queries;
+	u64 switches;
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
 };
@@ -62,6 +64,11 @@ static bool horizon_test_got_tick(void)
 static s64 horizon_test_latency_req(unsigned int cpu)
 {
 	return horizon_test_env()->latency_req_ns;
+}
+
+static u64 horizon_test_switches(unsigned int cpu)
+{
+	return horizon_test_env()->switches;
 }
 
 static void horizon_test_add_state(struct horizon_test_env *env,
@@ -104,6 +111,8 @@ static int horizon_test_init(struct kunit *test)
 				   horizon_test_latency_req);
 	kunit_activate_static_stub(test, horizon_got_tick,
 				   horizon_test_got_tick);
+	kunit_activate_static_stub(test, horizon_switches,
+				   horizon_test_switches);
 	/* CPU 0's statistics are used: start from a clean slate. */
 	horizon_enable_device(&env->drv, &env->dev);
 	return 0;
@@ -556,6 +565,124 @@ static void horizon_test_tick_wakeup_continues(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
 }
 
+/*
+ * A tick wakeup whose softirq work makes a task runnable: the CPU leaves
+ * the idle loop and runs it. The next idle entry starts a new spell; the
+ * one the tick interrupted is learned, not carried over.
+ */
+static void horizon_test_spell_ends_with_loop(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_repeat(test, 50, US(20000), US(100));
+	env->delta_tick_ns = US(500);
+	horizon_test_idle(test, US(20000), US(500), true, &stop_tick);
+	env->delta_tick_ns = TICK_NSEC;
+	/* Out of the idle loop to run a task, and back. */
+	env->switches += 2;
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->spell_ns, 0);
+	KUNIT_EXPECT_GT(test, data->intercepts[horizon_bin(US(500))], 0U);
+}
+
+/*
+ * Only decay residues at and after the time spent: nothing learned says
+ * the spell ends soon. Not a run of minimal nets in a shallow state, but
+ * the deepest state that fits before the timer, as with nothing learned.
+ */
+static void horizon_test_residue_no_minimal_net(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+	int idx;
+
+	horizon_test_client_table(env);
+	env->tick_stopped = true;
+	/* One intercept at 300 us, decayed to a residue by 32 at 30 us. */
+	horizon_test_repeat(test, 1, US(10000), US(300));
+	horizon_test_repeat(test, 32, US(10000), US(30));
+	KUNIT_ASSERT_GT(test, data->intercepts[horizon_bin(US(300))], 0U);
+	KUNIT_ASSERT_LT(test, data->intercepts[horizon_bin(US(300))],
+			HORIZON_MIN_SEEN);
+	/* A net fires 200 us into the spell; the timer is 900 us away. */
+	horizon_test_idle(test, US(1100), US(200), true, &stop_tick);
+	env->sleep_length_ns = US(900);
+	idx = horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->spell_ns, US(200));
+	KUNIT_EXPECT_EQ(test, idx, 3);
+	KUNIT_EXPECT_NE(test, env->dev.safety_net_ns, (u64)HORIZON_NET_MIN_NS);
+}
+
+/*
+ * The last bin has no end: a spell far beyond its start (90 ms, with
+ * only timer ends seen, at 40 ms) must not turn its bounds negative, and
+ * the expectation stays within the limit.
+ */
+static void horizon_test_last_bin_open(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+	s64 spent_ns = 90 * NSEC_PER_MSEC;
+	s64 limit_ns = 20 * NSEC_PER_MSEC;
+	int i;
+
+	for (i = 0; i < 20; i++)
+		horizon_learn(data, 40 * NSEC_PER_MSEC, true);
+	horizon_estimate(data, spent_ns, limit_ns, &est, 0, NULL);
+	KUNIT_EXPECT_GE(test, est.seen_ns, 0);
+	KUNIT_EXPECT_GE(test, horizon_expected_ns(&est, false), 0);
+	KUNIT_EXPECT_LE(test, horizon_expected_ns(&est, false), limit_ns);
+	KUNIT_EXPECT_LE(test, horizon_expected_ns(&est, true), limit_ns);
+}
+
+/*
+ * A timer wakeup from a shallow state, measured from state entry, a few
+ * microseconds after the idle entry the sleep length counts from: still
+ * a timer end, not an intercept.
+ */
+static void horizon_test_shallow_timer_is_timer(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	env->sleep_length_ns = US(1000);
+	horizon_test_select(test, &stop_tick);
+	/* C1, entered 8 us after the idle entry, left 1 us after the timer. */
+	env->dev.last_residency_ns = US(1000 - 8 + 1);
+	horizon_reflect(&env->dev, 1);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->intercepts[horizon_bin(US(993))], 0U);
+	KUNIT_EXPECT_GT(test, data->timer_ends[horizon_bin(US(993))], 0U);
+}
+
+/*
+ * An interrupt 400 us before the timer, in a state with an exit latency
+ * of 300 us (worst case; 100 us spent leaving it): an intercept, not a
+ * timer end.
+ */
+static void horizon_test_deep_intercept_is_intercept(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+	s64 measured_ns = US(5000 - 400 + 100);
+
+	horizon_test_client_table(env);
+	env->sleep_length_ns = US(5000);
+	horizon_test_select(test, &stop_tick);
+	env->dev.last_residency_ns = measured_ns;
+	horizon_reflect(&env->dev, 4);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_GT(test, data->intercepts[horizon_bin(measured_ns)], 0U);
+	KUNIT_EXPECT_EQ(test, data->timer_ends[horizon_bin(measured_ns)], 0U);
+}
+
 /* Only poll_idle() sets poll_time_limit: a stale flag must not linger. */
 static void horizon_test_poll_flag_consumed(struct kunit *test)
 {
@@ -886,6 +1013,11 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_net_off),
 	KUNIT_CASE(horizon_test_net_long),
 	KUNIT_CASE(horizon_test_tick_wakeup_continues),
+	KUNIT_CASE(horizon_test_spell_ends_with_loop),
+	KUNIT_CASE(horizon_test_residue_no_minimal_net),
+	KUNIT_CASE(horizon_test_last_bin_open),
+	KUNIT_CASE(horizon_test_shallow_timer_is_timer),
+	KUNIT_CASE(horizon_test_deep_intercept_is_intercept),
 	KUNIT_CASE(horizon_test_poll_flag_consumed),
 	KUNIT_CASE(horizon_test_no_repoll),
 	KUNIT_CASE(horizon_test_measured_beyond_sleep),
@@ -917,7 +1049,8 @@ struct horizon_net_case {
 };
 
 static const struct horizon_net_case horizon_net_size_cases[] = {
-	{ "nothing seen: the minimum", 0, US(10000), HORIZON_NET_MIN_NS },
+	{ "nothing seen ahead: no net", 0, US(10000), 0 },
+	{ "little seen: the minimum", US(1), US(10000), HORIZON_NET_MIN_NS },
 	{ "twice what was seen", US(100), US(10000), US(200) },
 	{ "never beyond the tick", 10 * TICK_NSEC, KTIME_MAX, TICK_NSEC },
 	{ "timer first: no net", US(100), US(200), 0 },

@@ -158,6 +158,8 @@ s64 cpuidle_governor_latency_req(unsigned int cpu);
 ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next);
 bool tick_nohz_tick_stopped(void);
 bool tick_nohz_idle_got_tick(void);
+/* Two context switches (to a task and back) end every idle period. */
+unsigned long long nr_context_switches_cpu(int cpu);
 /* The replayed CPU is never a nohz_full CPU. */
 static inline bool tick_nohz_full_cpu(int cpu) { return false; }
 u64 local_clock(void);
