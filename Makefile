@@ -17,7 +17,9 @@ help:
 	@echo "make kernel         build the QEMU boot kernel"
 	@echo "make kunit          run the KUnit suite"
 	@echo "make checkpatch     checkpatch.pl --strict over the project"
-	@echo "make bench          replay benchmark: horizon, menu, teo against the oracle"
+	@echo "make bench          replay benchmark: horizon against the oracle and against menu"
+	@echo "                    and teo of this tree and of PEERS (default ../shared/peers/linux-7.1"
+	@echo "                    if present; PEERS= for none); TRACES=DIR adds recorded traces"
 	@echo "make record         record a replay trace from the QEMU guest"
 	@echo "make selftests      boot and run the cpuidle kselftests"
 	@echo "make selftests-all  the kselftests once per shipped _CST preset"
@@ -29,6 +31,8 @@ help:
 	@echo "                    MAINTAINERS, kernel-doc, rst, build every step, sparse"
 	@echo "make clean          remove build output, keep the extracted tree and ccache"
 	@echo "Variables: HORIZON_CACHE, HORIZON_PRESET (client), HORIZON_SMP (4), HORIZON_GOVERNOR (horizon)"
+	@echo "           PEERS (kernel trees, absolute or relative to the repo), PEERS_NAME (origin"
+	@echo "           of a single PEERS tree with no version in it), TRACES (dirs of *.trace files)"
 
 deps:
 	@$(INFRA)/deps.sh

@@ -5,7 +5,12 @@
 # horizon.c compiled unchanged) into $cache/replay, and generate the trace
 # families into $cache/traces when the generator changed.
 # Usage: replay.sh build | test | bench
-# bench also copies its results to bench/ and into README.md.
+# bench also copies its results to bench/ and into README.md. It compares
+# with the menu and teo of every kernel tree in PEERS (space-separated,
+# absolute or relative to the repo; by default ../shared/peers/linux-7.1
+# when that exists, none if PEERS is set empty), each named by its origin
+# (PEERS_NAME= names a single one), and replays the *.trace files of the
+# directories in TRACES next to the generated families.
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
@@ -47,12 +52,32 @@ test)
 	     END { print p + 0, f + 0 }' "$results/replay.out" >"$results/replay.count"
 	;;
 bench)
+	if [ -z "${PEERS+set}" ] && [ -d "$repo/../shared/peers/linux-7.1" ]; then
+		PEERS=../shared/peers/linux-7.1
+	fi
+	args=()
+	# Check every tree and directory before anything is built or written.
+	for p in ${PEERS:-}; do
+		case $p in /*) ;; *) p=$repo/$p ;; esac
+		name=$(python3 "$tool/bench.py" --origin "$p" \
+			${PEERS_NAME:+--peers-name "$PEERS_NAME"}) || exit 1
+		phase "cpuidle-replay: peers from $p, named ${name}"
+		args+=(--peers "$p")
+	done
+	[ -z "${PEERS_NAME:-}" ] || args+=(--peers-name "$PEERS_NAME")
+	for d in ${TRACES:-}; do
+		case $d in /*) ;; *) d=$repo/$d ;; esac
+		ls "$d"/*.trace >/dev/null 2>&1 || die "TRACES: no *.trace files in $d"
+		args+=(--traces "$d")
+	done
 	build
 	phase "cpuidle-replay: running the benchmark matrix"
-	python3 "$tool/bench.py" "$bin" "$traces" "$cache/bench"
+	python3 "$tool/bench.py" "${args[@]}" "$bin" "$traces" "$cache/bench" ||
+		die "the benchmark failed; bench/ and README.md are unchanged"
 	# Keep the latest figures with the project, and in README.md.
 	mkdir -p "$repo/bench"
-	cp "$cache/bench/bench.txt" "$cache/bench/bench.csv" "$repo/bench/"
+	cp "$cache/bench/bench.txt" "$cache/bench/bench.csv" "$cache/bench/cost.csv" \
+		"$repo/bench/"
 	cp "$cache/bench/"*.png "$repo/bench/" 2>/dev/null || true
 	python3 - "$repo/README.md" "$cache/bench/bench.txt" <<'PY'
 import sys

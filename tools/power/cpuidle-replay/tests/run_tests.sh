@@ -15,7 +15,7 @@ n=0 fails=0
 TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
 test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
-test_net_programs test_params"
+test_net_programs test_params test_peer_origin test_peer_rows test_headline"
 
 result() {
 	n=$((n + 1))
@@ -307,6 +307,111 @@ test_lower_bound() {
 		done
 	done
 	result $bad oracle_is_a_lower_bound
+}
+
+# Peer trees are named by their origin: VERSION.PATCHLEVEL of the tree's
+# Makefile, else a linux-X.Y directory name, else an explicit name; a
+# missing directory, a directory without governors, a tree with no origin
+# and a bad name are errors that say so.
+test_peer_origin() {
+	local bad=0 d want got
+	mkdir -p "$tmp/o/mk/drivers/cpuidle/governors" "$tmp/o/linux-7.1/drivers/cpuidle/governors" \
+		"$tmp/o/plain/drivers/cpuidle/governors" "$tmp/o/linux-6.12.118/drivers/cpuidle/governors" \
+		"$tmp/o/nogov"
+	printf 'VERSION = 7\nPATCHLEVEL = 2\nSUBLEVEL = 0\n' >"$tmp/o/mk/Makefile"
+	for d in "mk 7.2" "linux-7.1 7.1" "linux-6.12.118 6.12" "plain --peers-name=mine mine"; do
+		set -- $d
+		want=${!#}
+		got=$(python3 "$top/bench.py" --origin "$tmp/o/$1" ${3:+"$2"} 2>&1)
+		[ "$got" = "$want" ] || { echo "# origin of $1: '$got', want '$want'"; bad=1; }
+	done
+	for d in "plain:PEERS_NAME" "missing:no such directory" "nogov:not a kernel tree" \
+		 "mk --peers-name=a/b:bad name"; do
+		set -- ${d%%:*}
+		if python3 "$top/bench.py" --origin "$tmp/o/$1" ${2:+"$2"} >"$tmp/out" 2>"$tmp/err" ||
+		   [ -s "$tmp/out" ] || ! grep -q "${d#*:}" "$tmp/err"; then
+			echo "# origin of '${d%%:*}' accepted or unclear: $(cat "$tmp/err")"
+			bad=1
+		fi
+	done
+	if make -s -C "$top" peer PEER=7.1 PEER_TREE="$tmp/o/linux-7.1" OUTPUT="$tmp" \
+		>/dev/null 2>"$tmp/err" || ! grep -q 'no menu.c or teo.c' "$tmp/err"; then
+		echo "# make peer without governors: $(cat "$tmp/err")"
+		bad=1
+	fi
+	result $bad peer_origin_and_errors
+}
+
+# A peer tree holding the same menu.c and teo.c as ours gives rows named
+# by its origin with the same figures as ours, and its own instruction
+# counts; a peer tree with no governor stops the benchmark before it
+# writes anything.
+test_peer_rows() {
+	local bad=0 govs=$top/../../../drivers/cpuidle/governors peer=$tmp/p/linux-9.9
+	mkdir -p "$peer/drivers/cpuidle/governors" "$tmp/p/bin" "$tmp/p/tr" "$tmp/p/linux-9.8/drivers/cpuidle/governors"
+	if ! cp "$govs/menu.c" "$govs/teo.c" "$govs/gov.h" "$peer/drivers/cpuidle/governors/"; then
+		result 1 peer_rows_named_by_origin
+		return
+	fi
+	cp "$bindir"/replay-hz250 "$bindir"/replay-hz1000 "$tmp/p/bin/"
+	python3 "$top/gen_traces.py" "$tmp/p/gen" 100 >/dev/null
+	cp "$tmp/p/gen/phases.trace" "$tmp/p/gen/ipi-pingpong.trace" "$tmp/p/tr/"
+	python3 "$top/bench.py" --peers "$peer" "$tmp/p/bin" "$tmp/p/tr" "$tmp/p/out" >/dev/null ||
+		bad=1
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 { k = $c["trace"] " " $c["table"] " " $c["hz"]; g = $c["governor"]
+		   v[g, k] = $c["energy_a_nj"] " " $c["energy_b_nj"] " " $c["above"] " " $c["below"]
+		   n[g]++ }
+		 END { for (gk in v) { split(gk, p, SUBSEP); g = p[1]
+			if (g ~ /-9\.9$/) { o = g; sub(/9\.9$/, "6.12", o)
+				if (v[o, p[2]] != v[gk]) { print "# " g " differs from " o; bad = 1 } } }
+		       if (n["menu-9.9"] != 20 || n["teo-9.9"] != 20 || n["menu-6.12"] != 20) {
+			print "# rows: menu-9.9 " n["menu-9.9"] ", teo-9.9 " n["teo-9.9"]; bad = 1 }
+		       exit bad }' "$tmp/p/out/bench.csv" || bad=1
+	if command -v valgrind >/dev/null && ! grep -q '^teo-9\.9,[1-9]' "$tmp/p/out/cost.csv"; then
+		echo "# no instruction count for teo-9.9"
+		bad=1
+	fi
+	if python3 "$top/bench.py" --peers "$tmp/p/linux-9.8" "$tmp/p/bin" "$tmp/p/tr" "$tmp/p/out2" \
+		>/dev/null 2>"$tmp/err" || [ -e "$tmp/p/out2" ] || ! grep -q 'no menu.c or teo.c' "$tmp/err"; then
+		echo "# a peer tree without governors: $(cat "$tmp/err")"
+		bad=1
+	fi
+	result $bad peer_rows_named_by_origin
+}
+
+# The headline on a hand-made CSV: E/O is the geometric mean of the
+# per-run ratios (horizon 1.00 and 1.21 under model A give 1.1000, not
+# their arithmetic 1.105 nor the geometric mean of their excess), misses
+# the arithmetic mean of the per-run ratios (10% and 30% give 20%, not the
+# 25% of the summed counts); then the targets, and the worst single run.
+test_headline() {
+	local bad=0 f=$tmp/h/bench.csv line
+	mkdir -p "$tmp/h"
+	{
+		echo "trace,table,hz,governor,entries,ratio_a,ratio_b,above,below,miss_ratio,irq_wakeups,exit_latency_mean_ns,tick_stops,net_wakeups,net_programs,queries,idle_ns"
+		echo "x,t,250,oracle,0,1,1,0,0,0,0,0,0,0,0,0,0"
+		echo "x,t,250,horizon,100,1.00,1.00,5,5,0.10,1,0,1,0,0,100,1000000000"
+		echo "x,t,1000,horizon,300,1.21,1.44,45,45,0.30,1,0,1,0,0,300,1000000000"
+		echo "x,t,250,teo-7.1,100,1.44,1.21,10,10,0.20,1,0,1,0,0,100,1000000000"
+		echo "x,t,1000,teo-7.1,100,1.44,1.21,20,20,0.40,1,0,1,0,0,100,1000000000"
+	} >"$f"
+	printf 'governor,instr_sel,instr_idle\nhorizon,700,800\nteo-7.1,690,900\n' >"$tmp/h/cost.csv"
+	python3 "$top/bench.py" --summary "$f" >"$tmp/h/out" || bad=1
+	for line in 'all  *horizon  *1.1000  *10.00%  *1.2000  *20.00%  *20.00%' \
+		    'all  *teo-7.1  *1.4400  *44.00%  *1.2100  *21.00%  *30.00%' \
+		    '\[holds\] E/O excess model A .*10.00% against 44.00% (teo-7.1), limit 22.00%' \
+		    '\[holds\] E/O model B .*1.2000 against 1.2100' \
+		    '\[holds\] misses .*20.00% against 30.00% (teo-7.1), limit 22.50%' \
+		    '\[holds\] no family .*worst x -23.61%' \
+		    "\\[FAILS\\] instructions .*teo-7.1's: 700 against 690" \
+		    '4 of 5 targets hold' \
+		    'model A: -15.97% on x, t, HZ=1000 (horizon 1.2100, teo-7.1 1.4400)' \
+		    'model B: +19.01% on x, t, HZ=1000'; do
+		grep -q -- "$line" "$tmp/h/out" || { echo "# no line matching: $line"; bad=1; }
+	done
+	[ "$bad" = 0 ] || sed 's/^/# /' "$tmp/h/out" | head -30
+	result $bad headline_arithmetic
 }
 
 set -- $TESTS
