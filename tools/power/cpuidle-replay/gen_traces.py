@@ -92,6 +92,115 @@ class QuietBursts:
         return self.next
 
 
+class WheelTimer:
+    """A timer wheel timer, run by the tick's handler: it expires on a
+    jiffy, every jiffies(rng) jiffies of JIFFY_US (a multiple of the tick
+    period at HZ 250 and 1000 alike), WAKE_EARLY_US before the boundary
+    (see fam_tick_wheel)."""
+
+    kind = 'k'
+    JIFFY_US = 4000
+    WAKE_EARLY_US = 1
+
+    def __init__(self, rng, jiffies, quiet=False):
+        self.rng, self.jiffies, self.quiet = rng, jiffies, quiet
+        self.next = self.JIFFY_US * rng.randint(1, 25) - self.WAKE_EARLY_US
+
+    def arm(self, now):
+        pass
+
+    def next_after(self, t):
+        while self.next <= t:
+            self.next += self.JIFFY_US * self.jiffies(self.rng)
+        return self.next
+
+
+class TimerSchedule:
+    """Expiries of a timer every interval(rng), shared by the timer itself
+    (Timer) and by interrupts that land shortly before it (NearTimer)."""
+
+    def __init__(self, rng, interval):
+        self.rng, self.interval, self.at = rng, interval, [rng.uniform(0, 1000)]
+
+    def expiry(self, i):
+        while len(self.at) <= i:
+            self.at.append(self.at[-1] + max(1.0, self.interval(self.rng)))
+        return self.at[i]
+
+
+class Timer:
+    """The timer of a TimerSchedule, waking a task."""
+
+    kind = 't'
+    quiet = False
+
+    def __init__(self, sched):
+        self.sched, self.i = sched, 0
+
+    def arm(self, now):
+        pass
+
+    def next_after(self, t):
+        while self.sched.expiry(self.i) <= t:
+            self.i += 1
+        return self.sched.expiry(self.i)
+
+
+class NearTimer:
+    """An interrupt waking a task before some of the expiries of a
+    TimerSchedule (with probability share), early(rng) of the interval
+    before it (a fraction)."""
+
+    kind = 'i'
+    quiet = False
+
+    def __init__(self, rng, sched, share, early):
+        self.rng, self.sched, self.share, self.early = rng, sched, share, early
+        self.i, self.at = 0, {}
+
+    def arm(self, now):
+        pass
+
+    def irq(self, i):
+        if i not in self.at:
+            t = self.sched.expiry(i + 1)
+            gap = t - self.sched.expiry(i)
+            hit = self.rng.random() < self.share
+            self.at[i] = t - self.early(self.rng) * gap if hit else INF
+        return self.at[i]
+
+    def next_after(self, t):
+        while self.sched.expiry(self.i + 1) <= t:
+            self.at.pop(self.i, None)
+            self.i += 1
+        if self.irq(self.i) > t:
+            return self.irq(self.i)
+        return self.irq(self.i + 1) if self.irq(self.i + 1) > t else self.sched.expiry(self.i + 2)
+
+
+class Runs:
+    """Runs of count(rng) idle periods each ended by a completion after
+    sample(rng), then one idle period with nothing from this source."""
+
+    kind = 'i'
+    quiet = False
+
+    def __init__(self, rng, count, sample):
+        self.rng, self.count, self.sample = rng, count, sample
+        self.left, self.at = int(count(rng)), INF
+
+    def arm(self, now):
+        if self.left > 0:
+            self.left -= 1
+            self.at = now + max(1.0, self.sample(self.rng))
+        else:
+            self.left = int(self.count(self.rng))
+            self.at = INF
+
+    def next_after(self, t):
+        return self.at if self.at > t else INF
+
+
 class Completion:
     """A request issued when the CPU goes idle completes after a latency
     drawn by sample(); its interrupt wakes the waiting task."""
@@ -109,10 +218,12 @@ class Completion:
         return self.at if self.at > t else INF
 
 
-def walk(out, cpu, sources, busy, periods, rng):
-    """Write `periods` idle periods of one CPU to `out`."""
-    now = rng.uniform(0, 1000)
-    timers = [s for s in sources if s.kind == 't']
+def walk(out, cpu, sources, busy, periods, rng, start=None):
+    """Write `periods` idle periods of one CPU to `out`, from `start` (us,
+    an integer keeps every period start on the microsecond grid) or a
+    random time."""
+    now = rng.uniform(0, 1000) if start is None else start
+    timers = [s for s in sources if s.kind in 'tk']
     out.write('cpu %d\n' % cpu)
     for _ in range(periods):
         for s in sources:
@@ -130,10 +241,10 @@ def walk(out, cpu, sources, busy, periods, rng):
             cursor = t
         if line[-1][1] == 'i' and timers:
             # The governor's sleep length: the next timer after the end.
-            t = min(s.next_after(now + end) for s in timers)
+            t, k = min((s.next_after(now + end), s.kind) for s in timers)
             rel = int(round(t - now))
             if rel > end:
-                line.append((rel, 't', True))
+                line.append((rel, k, True))
         b = max(1, int(busy(rng)))
         out.write('idle %d %s\n' % (b, ' '.join(
             '%s%s%d' % (k, 'q' if q else '', r) for r, k, q in line)))
@@ -209,6 +320,35 @@ def fam_irq_interval(rng, cpu, ph):
     return [IrqPeriodic(rng, 300, 0.03)] + housekeeping(rng), uniform(10, 30)
 
 
+def fam_tick_wheel(rng, cpu, ph):
+    # An otherwise idle CPU whose wakeups are timer wheel timers run by the
+    # tick's handler: delayed work polling every 2 to 5 jiffies of 4 ms,
+    # a 100 ms and a 1 s kworker, and rare device interrupts. The replay
+    # puts CPU 0's ticks at multiples of the tick period from the start of
+    # the trace (walked from 0 here), so each 'k' event falls 1 us before
+    # a tick boundary at HZ 250 and 1000.
+    return [WheelTimer(rng, lambda r: r.randint(2, 5)), WheelTimer(rng, lambda r: 25),
+            WheelTimer(rng, lambda r: 250), Poisson(rng, 5)], uniform(5, 30)
+
+
+def fam_timer_intercept(rng, cpu, ph):
+    # A timer every 0.5 to 8 ms (log-normal around 2 ms), and before half
+    # of its expiries an interrupt that wakes a task 1% to 5% of the
+    # interval early: intercepts just short of the timer.
+    sched = TimerSchedule(rng, lognormal(2000, 0.7))
+    return [Timer(sched), NearTimer(rng, sched, 0.5, uniform(0.01, 0.05))] + \
+        housekeeping(rng), uniform(10, 40)
+
+
+def fam_long_idle(rng, cpu, ph):
+    # Runs of 5 to 50 short idle periods (completions after 20-80 us),
+    # then a long idle until a far timer (every 50 ms to 1 s, log-normal
+    # around 250 ms) with a few quiet interrupts: the tick is stopped
+    # after a history of short idles, and the next timer is far.
+    return [Runs(rng, uniform(5, 50), uniform(20, 80)), Periodic(rng, 250000, 0.8),
+            Poisson(rng, 2, quiet=True)], uniform(5, 30)
+
+
 PHASES = [fam_network(10000), fam_desktop, fam_storage(80, 100), fam_periodic(1000)]
 
 
@@ -233,9 +373,15 @@ FAMILIES = {
     'irq-interval': (1, fam_irq_interval, 0),
     'phases': (1, fam_phases, 8),
     'softirq-burst': (1, fam_softirq_burst, 0),
+    'tick-wheel': (1, fam_tick_wheel, 0),
+    'timer-intercept': (1, fam_timer_intercept, 0),
+    'long-idle': (1, fam_long_idle, 0),
 }
 # Families added later take the next seeds, so the earlier traces stay the same.
-LATER = ['softirq-burst']
+LATER = ['softirq-burst', 'tick-wheel', 'timer-intercept', 'long-idle']
+# Families walked from time 0, so that the replay's ticks fall where the
+# family expects them.
+FROM_ZERO = ('tick-wheel',)
 
 
 def generate(outdir, periods):
@@ -255,7 +401,8 @@ def generate(outdir, periods):
                         walk(out, cpu, srcs, busy, periods // nphases, rng)
                 else:
                     srcs, busy = fam(rng, cpu, 0)
-                    walk(out, cpu, srcs, busy, periods, rng)
+                    walk(out, cpu, srcs, busy, periods, rng,
+                         0 if name in FROM_ZERO else None)
 
 
 def main():

@@ -15,7 +15,7 @@ n=0 fails=0
 TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
 test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
-test_net_programs test_params test_peer_origin test_peer_rows test_headline"
+test_net_programs test_params test_new_families test_peer_origin test_peer_rows test_headline"
 
 result() {
 	n=$((n + 1))
@@ -284,6 +284,25 @@ test_params() {
 		fi
 	done
 	result $bad bad_parameters_rejected
+}
+
+# tick-wheel: every 'k' event, in the trace's own time from 0, falls 1 us
+# before a multiple of 4 ms (a tick boundary at HZ 250 and 1000); long-idle
+# has idle periods beyond 50 ms after runs of short ones.
+test_new_families() {
+	local bad=0
+	python3 "$top/gen_traces.py" "$tmp/nf" 300 >/dev/null || bad=1
+	awk '/^idle/ { for (i = 3; i <= NF; i++) {
+			v = $i; k = v ~ /^k/; sub(/^[a-z]+/, "", v)
+			if (k && (now + v + 1) % 4000) { print "# k at " now + v; bad = 1 }
+			if (v !~ /q/ && $i !~ /^[a-z]q/) { end = v; break } }
+		now += end + $2 }
+	     END { exit bad }' "$tmp/nf/tick-wheel.trace" || bad=1
+	grep -q '^idle [0-9]* k' "$tmp/nf/tick-wheel.trace" || bad=1
+	awk '/^idle/ { v = $3; sub(/^[a-z]+/, "", v); if (v > 50000) long++ }
+	     END { if (long < 3) { print "# long-idle: " long + 0 " long idles"; exit 1 } }' \
+		"$tmp/nf/long-idle.trace" || bad=1
+	result $bad new_families_shaped
 }
 
 test_deterministic_traces() {
