@@ -15,7 +15,7 @@ n=0 fails=0
 TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
 test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
-test_net_programs test_params test_new_families test_peer_origin test_peer_rows test_headline"
+test_net_programs test_params test_new_families test_peer_origin test_peer_rows test_headline test_converter test_record_host_options"
 
 result() {
 	n=$((n + 1))
@@ -339,6 +339,7 @@ test_peer_origin() {
 		"$tmp/o/nogov"
 	printf 'VERSION = 7\nPATCHLEVEL = 2\nSUBLEVEL = 0\n' >"$tmp/o/mk/Makefile"
 	for d in "mk 7.2" "linux-7.1 7.1" "linux-6.12.118 6.12" "plain --peers-name=mine mine"; do
+		# shellcheck disable=SC2086
 		set -- $d
 		want=${!#}
 		got=$(python3 "$top/bench.py" --origin "$tmp/o/$1" ${3:+"$2"} 2>&1)
@@ -346,6 +347,7 @@ test_peer_origin() {
 	done
 	for d in "plain:PEERS_NAME" "missing:no such directory" "nogov:not a kernel tree" \
 		 "mk --peers-name=a/b:bad name"; do
+		# shellcheck disable=SC2086
 		set -- ${d%%:*}
 		if python3 "$top/bench.py" --origin "$tmp/o/$1" ${2:+"$2"} >"$tmp/out" 2>"$tmp/err" ||
 		   [ -s "$tmp/out" ] || ! grep -q "${d#*:}" "$tmp/err"; then
@@ -431,6 +433,51 @@ test_headline() {
 	done
 	[ "$bad" = 0 ] || sed 's/^/# /' "$tmp/h/out" | head -30
 	result $bad headline_arithmetic
+}
+
+# ftrace2trace.py on tests/host-sample.ftrace: the tick alone is left out,
+# the tick running a timer wheel timer is a quiet 'k', the interrupt ends
+# the period with the next timer that expired as its sleep length, an
+# hrtimer ends the next; the period with lost events is dropped, CPU 70
+# is left out with a warning. The replay takes the result. Malformed
+# input, and input without idle periods, are errors naming the problem.
+test_converter() {
+	local bad=0
+	python3 "$top/ftrace2trace.py" "$here/host-sample.ftrace" >"$tmp/c.trace" 2>"$tmp/err" ||
+		bad=1
+	printf 'cpu 0\nidle 98 kq8020 i9500 tq10601\nidle 88 t1010\nidle 1 i100\n' >"$tmp/c.want"
+	diff -u "$tmp/c.want" "$tmp/c.trace" | sed 's/^/# /' | grep . && bad=1
+	grep -q 'CPU 70 left out' "$tmp/err" || { echo "# no warning for CPU 70"; bad=1; }
+	"$replay" "$top/tables/intel-client.tbl" "$tmp/c.trace" >/dev/null || bad=1
+	{ head -12 "$here/host-sample.ftrace"; echo "garbage here"; } >"$tmp/bad.ftrace"
+	if python3 "$top/ftrace2trace.py" "$tmp/bad.ftrace" >"$tmp/out" 2>"$tmp/err" ||
+	   ! grep -q 'line 13: not an ftrace event line' "$tmp/err"; then
+		echo "# malformed line: $(cat "$tmp/err")"
+		bad=1
+	fi
+	grep sched_switch "$here/host-sample.ftrace" >"$tmp/sw.ftrace"
+	if python3 "$top/ftrace2trace.py" "$tmp/sw.ftrace" >"$tmp/out" 2>"$tmp/err" ||
+	   ! grep -q 'no complete idle period' "$tmp/err"; then
+		echo "# no idle periods: $(cat "$tmp/err")"
+		bad=1
+	fi
+	result $bad converter_on_sample
+}
+
+# record-host.sh refuses bad options with a message, before it needs root
+# or touches tracefs.
+test_record_host_options() {
+	local bad=0 o
+	for o in "-t 0:-t: seconds" "-t 601:-t: seconds" "-t x:-t: seconds" \
+		 "-b 10:-b: KiB" "-l a/b:-l: letters" "-o /nonexistent/x.trace:cannot write"; do
+		# shellcheck disable=SC2086
+		if sh "$top/record-host.sh" ${o%%:*} >"$tmp/out" 2>"$tmp/err" ||
+		   ! grep -q -- "${o#*:}" "$tmp/err"; then
+			echo "# record-host.sh ${o%%:*}: $(cat "$tmp/err")"
+			bad=1
+		fi
+	done
+	result $bad record_host_rejects_bad_options
 }
 
 set -- $TESTS
