@@ -210,9 +210,12 @@ def mean(xs):
 
 def order(govs):
     """Ours first, then the peers by origin and name."""
+    def key(g):
+        o = g.rsplit('-', 1)[-1]
+        return ([int(x) if x.isdigit() else x for x in re.split(r'(\d+)', o)], g)
+
     ours = [g for g in OURS if g in govs]
-    return ours + sorted((g for g in govs if g not in OURS),
-                         key=lambda g: (g.rsplit('-', 1)[-1], g))
+    return ours + sorted((g for g in govs if g not in OURS), key=key)
 
 
 def eo(rs, m):

@@ -76,7 +76,9 @@ cleanup() {
 		echo 0 >"$inst/tracing_on"
 		rmdir "$inst" || echo "record-host: could not remove $inst" >&2
 	fi
-	[ -n "$mounted" ] && { umount "$mounted" || echo "record-host: could not unmount $mounted" >&2; }
+	if [ -n "$mounted" ] && ! umount "$mounted"; then
+		echo "record-host: could not unmount $mounted" >&2
+	fi
 	[ -n "$tmp" ] && rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -133,7 +135,8 @@ elapsed=$(($(date +%s) - t0))
 for s in "$inst"/per_cpu/cpu*/stats; do
 	n=$(awk '/^dropped events:/ { print $3 }' "$s")
 	[ "${n:-0}" = 0 ] ||
-		echo "record-host: $(basename "$(dirname "$s")"): buffer full, $n events dropped (raise -b)"
+		echo "record-host: $(basename "$(dirname "$s")"): buffer full," \
+			"$n events dropped (raise -b)"
 done
 cat "$inst/trace" >"$tmp/raw" || die "cannot read the trace"
 [ -z "$raw" ] || cp "$tmp/raw" "$raw" || die "$raw: cannot write"

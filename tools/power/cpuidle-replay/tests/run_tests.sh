@@ -15,7 +15,8 @@ n=0 fails=0
 TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
 test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
-test_net_programs test_params test_new_families test_peer_origin test_peer_rows test_headline test_converter test_record_host_options"
+test_net_programs test_params test_new_families test_peer_origin test_peer_rows
+test_headline test_converter test_record_host_options"
 
 result() {
 	n=$((n + 1))
@@ -334,9 +335,10 @@ test_lower_bound() {
 # and a bad name are errors that say so.
 test_peer_origin() {
 	local bad=0 d want got
-	mkdir -p "$tmp/o/mk/drivers/cpuidle/governors" "$tmp/o/linux-7.1/drivers/cpuidle/governors" \
-		"$tmp/o/plain/drivers/cpuidle/governors" "$tmp/o/linux-6.12.118/drivers/cpuidle/governors" \
-		"$tmp/o/nogov"
+	for d in mk linux-7.1 plain linux-6.12.118; do
+		mkdir -p "$tmp/o/$d/drivers/cpuidle/governors"
+	done
+	mkdir -p "$tmp/o/nogov"
 	printf 'VERSION = 7\nPATCHLEVEL = 2\nSUBLEVEL = 0\n' >"$tmp/o/mk/Makefile"
 	for d in "mk 7.2" "linux-7.1 7.1" "linux-6.12.118 6.12" "plain --peers-name=mine mine"; do
 		# shellcheck disable=SC2086
@@ -349,7 +351,8 @@ test_peer_origin() {
 		 "mk --peers-name=a/b:bad name"; do
 		# shellcheck disable=SC2086
 		set -- ${d%%:*}
-		if python3 "$top/bench.py" --origin "$tmp/o/$1" ${2:+"$2"} >"$tmp/out" 2>"$tmp/err" ||
+		if python3 "$top/bench.py" --origin "$tmp/o/$1" ${2:+"$2"} \
+			>"$tmp/out" 2>"$tmp/err" ||
 		   [ -s "$tmp/out" ] || ! grep -q "${d#*:}" "$tmp/err"; then
 			echo "# origin of '${d%%:*}' accepted or unclear: $(cat "$tmp/err")"
 			bad=1
@@ -369,7 +372,8 @@ test_peer_origin() {
 # writes anything.
 test_peer_rows() {
 	local bad=0 govs=$top/../../../drivers/cpuidle/governors peer=$tmp/p/linux-9.9
-	mkdir -p "$peer/drivers/cpuidle/governors" "$tmp/p/bin" "$tmp/p/tr" "$tmp/p/linux-9.8/drivers/cpuidle/governors"
+	mkdir -p "$peer/drivers/cpuidle/governors" "$tmp/p/bin" "$tmp/p/tr" \
+		"$tmp/p/linux-9.8/drivers/cpuidle/governors"
 	if ! cp "$govs/menu.c" "$govs/teo.c" "$govs/gov.h" "$peer/drivers/cpuidle/governors/"; then
 		result 1 peer_rows_named_by_origin
 		return
@@ -385,7 +389,8 @@ test_peer_rows() {
 		   n[g]++ }
 		 END { for (gk in v) { split(gk, p, SUBSEP); g = p[1]
 			if (g ~ /-9\.9$/) { o = g; sub(/9\.9$/, "6.12", o)
-				if (v[o, p[2]] != v[gk]) { print "# " g " differs from " o; bad = 1 } } }
+				if (v[o, p[2]] != v[gk]) {
+					print "# " g " differs from " o; bad = 1 } } }
 		       if (n["menu-9.9"] != 20 || n["teo-9.9"] != 20 || n["menu-6.12"] != 20) {
 			print "# rows: menu-9.9 " n["menu-9.9"] ", teo-9.9 " n["teo-9.9"]; bad = 1 }
 		       exit bad }' "$tmp/p/out/bench.csv" || bad=1
@@ -393,8 +398,9 @@ test_peer_rows() {
 		echo "# no instruction count for teo-9.9"
 		bad=1
 	fi
-	if python3 "$top/bench.py" --peers "$tmp/p/linux-9.8" "$tmp/p/bin" "$tmp/p/tr" "$tmp/p/out2" \
-		>/dev/null 2>"$tmp/err" || [ -e "$tmp/p/out2" ] || ! grep -q 'no menu.c or teo.c' "$tmp/err"; then
+	if python3 "$top/bench.py" --peers "$tmp/p/linux-9.8" "$tmp/p/bin" "$tmp/p/tr" \
+		"$tmp/p/out2" >/dev/null 2>"$tmp/err" || [ -e "$tmp/p/out2" ] ||
+	   ! grep -q 'no menu.c or teo.c' "$tmp/err"; then
 		echo "# a peer tree without governors: $(cat "$tmp/err")"
 		bad=1
 	fi
@@ -410,14 +416,17 @@ test_headline() {
 	local bad=0 f=$tmp/h/bench.csv line
 	mkdir -p "$tmp/h"
 	{
-		echo "trace,table,hz,governor,entries,ratio_a,ratio_b,above,below,miss_ratio,irq_wakeups,exit_latency_mean_ns,tick_stops,net_wakeups,net_programs,queries,idle_ns"
+		printf '%s' "trace,table,hz,governor,entries,ratio_a,ratio_b,above,below,"
+		printf '%s' "miss_ratio,irq_wakeups,exit_latency_mean_ns,tick_stops,"
+		echo "net_wakeups,net_programs,queries,idle_ns"
 		echo "x,t,250,oracle,0,1,1,0,0,0,0,0,0,0,0,0,0"
 		echo "x,t,250,horizon,100,1.00,1.00,5,5,0.10,1,0,1,0,0,100,1000000000"
 		echo "x,t,1000,horizon,300,1.21,1.44,45,45,0.30,1,0,1,0,0,300,1000000000"
 		echo "x,t,250,teo-7.1,100,1.44,1.21,10,10,0.20,1,0,1,0,0,100,1000000000"
 		echo "x,t,1000,teo-7.1,100,1.44,1.21,20,20,0.40,1,0,1,0,0,100,1000000000"
 	} >"$f"
-	printf 'governor,instr_sel,instr_idle\nhorizon,700,800\nteo-7.1,690,900\n' >"$tmp/h/cost.csv"
+	printf 'governor,instr_sel,instr_idle\nhorizon,700,800\nteo-7.1,690,900\n' \
+		>"$tmp/h/cost.csv"
 	python3 "$top/bench.py" --summary "$f" >"$tmp/h/out" || bad=1
 	for line in 'all  *horizon  *1.1000  *10.00%  *1.2000  *20.00%  *20.00%' \
 		    'all  *teo-7.1  *1.4400  *44.00%  *1.2100  *21.00%  *30.00%' \
