@@ -24,8 +24,8 @@ The last wakeup before the switch away ends the period; the others are
 quiet. The governor's sleep length after an interrupt that ends a period
 is taken from the next timer that really expired on that CPU (timers that
 were cancelled are not seen: an approximation). A "[LOST N EVENTS]" line
-drops the idle period it falls in. CPUs beyond the replay's 64 are left
-out, with a warning.
+drops the idle period it falls in. CPUs beyond the replay's 64, and CPUs
+without a complete idle period, are left out with a warning.
 """
 
 import re
@@ -158,6 +158,9 @@ def convert(lines, out):
             out.write('cpu %d\n' % cpu)
             out.writelines(lines_out)
             total += len(lines_out)
+        else:
+            sys.stderr.write('ftrace2trace: CPU %d left out: no complete idle period (no '
+                             'cpu_idle events, or no switch away from the idle task)\n' % cpu)
     if not total:
         fail('no complete idle period found (need sched_switch, cpu_idle and '
              'hrtimer_expire_entry events)')

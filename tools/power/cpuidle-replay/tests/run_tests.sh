@@ -448,7 +448,7 @@ test_headline() {
 # the tick running a timer wheel timer is a quiet 'k', the interrupt ends
 # the period with the next timer that expired as its sleep length, an
 # hrtimer ends the next; the period with lost events is dropped, CPU 70
-# is left out with a warning. The replay takes the result. Malformed
+# and CPU 1 (no idle period) are left out with a warning. The replay takes the result. Malformed
 # input, and input without idle periods, are errors naming the problem.
 test_converter() {
 	local bad=0
@@ -457,6 +457,8 @@ test_converter() {
 	printf 'cpu 0\nidle 98 kq8020 i9500 tq10601\nidle 88 t1010\nidle 1 i100\n' >"$tmp/c.want"
 	diff -u "$tmp/c.want" "$tmp/c.trace" | sed 's/^/# /' | grep . && bad=1
 	grep -q 'CPU 70 left out' "$tmp/err" || { echo "# no warning for CPU 70"; bad=1; }
+	grep -q 'CPU 1 left out: no complete idle period' "$tmp/err" ||
+		{ echo "# no warning for CPU 1"; bad=1; }
 	"$replay" "$top/tables/intel-client.tbl" "$tmp/c.trace" >/dev/null || bad=1
 	{ head -12 "$here/host-sample.ftrace"; echo "garbage here"; } >"$tmp/bad.ftrace"
 	if python3 "$top/ftrace2trace.py" "$tmp/bad.ftrace" >"$tmp/out" 2>"$tmp/err" ||
