@@ -7,7 +7,7 @@ export HORIZON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/horizon
 INFRA := infra
 
 .PHONY: help deps prepare kernelversion kernel kunit checkpatch selftests \
-	test run shell apply bench record selftests-all series check-series clean
+	test run shell apply bench record selftests-all series check-series soak clean
 
 help:
 	@echo "make run            build, boot and compare horizon, menu and teo in QEMU"
@@ -23,6 +23,7 @@ help:
 	@echo "make record         record a replay trace from the QEMU guest"
 	@echo "make selftests      boot and run the cpuidle kselftests"
 	@echo "make selftests-all  the kselftests once per shipped _CST preset"
+	@echo "make soak           the debug kernel (KASAN, UBSAN, lockdep) soaked SOAK_S s (300) per preset"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
 	@echo "make series         write the three patch series (git format-patch) to"
@@ -67,6 +68,9 @@ apply:
 selftests-all: prepare
 	@$(INFRA)/selftests-all.sh
 
+soak: prepare
+	@$(INFRA)/soak.sh
+
 series: prepare
 	@$(INFRA)/check-series.sh series
 
@@ -83,7 +87,7 @@ run:
 	@$(INFRA)/run.sh
 
 clean:
-	rm -rf $(HORIZON_CACHE)/boot $(HORIZON_CACHE)/kunit $(HORIZON_CACHE)/kselftest \
+	rm -rf $(HORIZON_CACHE)/boot $(HORIZON_CACHE)/boot-debug $(HORIZON_CACHE)/kunit $(HORIZON_CACHE)/kselftest \
 		$(HORIZON_CACHE)/initramfs* $(HORIZON_CACHE)/acpi $(HORIZON_CACHE)/results \
 		$(HORIZON_CACHE)/replay $(HORIZON_CACHE)/traces $(HORIZON_CACHE)/bench \
 		$(HORIZON_CACHE)/series $(HORIZON_CACHE)/check/boot

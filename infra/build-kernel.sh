@@ -2,39 +2,53 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the QEMU boot kernel: tinyconfig plus infra/config/boot.config, in
-# $cache/boot, with ccache. The configuration is regenerated only when the
-# fragment or a Kconfig patch changed; every option of the fragment is
-# checked to have stuck.
+# $cache/boot, with ccache. With the argument "debug", the debug flavour
+# for the soak: boot.config plus infra/config/debug.config (KASAN, UBSAN,
+# lockdep, ...), in $cache/boot-debug, so that neither rebuilds the other.
+# The configuration is regenerated only when a fragment or a Kconfig patch
+# changed; every option of the fragments is checked to have stuck.
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
 
-out=$cache/boot
-frag=$infra/config/boot.config
+case "${1:-}" in
+"")
+	what="boot kernel" out=$cache/boot
+	frags=("$infra/config/boot.config")
+	;;
+debug)
+	what="debug boot kernel" out=$cache/boot-debug
+	frags=("$infra/config/boot.config" "$infra/config/debug.config")
+	;;
+*)
+	die "usage: build-kernel.sh [debug]"
+	;;
+esac
 mkdir -p "$out"
-stamp=$( (cat "$frag"; find "$repo" -name 'Kconfig*.patch' -print0 |
+stamp=$( (cat "${frags[@]}"; find "$repo" -name 'Kconfig*.patch' -print0 |
 	sort -z | xargs -0r cat) | sha256sum | cut -d' ' -f1)
 
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.horizon-config" 2>/dev/null)" != "$stamp" ]; then
-	phase "configuring the boot kernel (tinyconfig + boot.config)"
+	phase "configuring the $what (tinyconfig + ${frags[*]##*/})"
 	make -s -C "$src" O="$out" tinyconfig >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
+		"${frags[@]}" >/dev/null
 	make -s -C "$src" O="$out" olddefconfig
 	bad=0
 	while read -r line; do
 		grep -qx "$line" "$out/.config" && continue
 		echo "config: $line did not stick" >&2
 		bad=1
-	done < <(grep '^CONFIG_' "$frag")
-	[ "$bad" = 0 ] || die "the boot configuration is not what boot.config asks for"
+	done < <(cat "${frags[@]}" | grep '^CONFIG_')
+	[ "$bad" = 0 ] || die "the $what configuration is not what the fragments ask for"
 	echo "$stamp" >"$out/.horizon-config"
 fi
 
-phase "building the boot kernel (make -j$jobs bzImage, log in $out/build.log)"
-if ! with_progress "boot kernel" "$out" make -s -C "$src" O="$out" -j"$jobs" \
+phase "building the $what (make -j$jobs bzImage, log in $out/build.log)"
+if ! with_progress "$what" "$out" make -s -C "$src" O="$out" -j"$jobs" \
 	CC="ccache gcc" bzImage >"$out/build.log" 2>&1; then
 	tail -40 "$out/build.log" >&2
-	die "boot kernel build failed (full log: $out/build.log)"
+	die "$what build failed (full log: $out/build.log)"
 fi
 grep -E 'warning:|error:' "$out/build.log" | head -20 || true
-phase "boot kernel ready: $out/arch/x86/boot/bzImage"
+phase "$what ready: $out/arch/x86/boot/bzImage"

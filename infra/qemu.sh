@@ -4,7 +4,8 @@
 # Boot the boot kernel in QEMU (TCG) with a busybox initramfs and run one
 # guest job: "test" (the cpuidle kselftests), "run" (the governor
 # comparison of `make run`) or "record" (an ftrace recording of the idle
-# loop for the replay benchmark). The console goes to stdout and to
+# loop for the replay benchmark) or "soak" (the debug kernel's soak, for
+# SOAK_S seconds). The console goes to stdout and to
 # $cache/results/guest-JOB.log; the job's own output is cut out between the
 # HORIZON-BEGIN/END markers into $cache/results/JOB.out.
 #
@@ -15,16 +16,27 @@ set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: qemu.sh test|run|record|shell}
+job=${1:?usage: qemu.sh test|run|record|soak|shell}
 preset=${HORIZON_PRESET:-client}
 smp=${HORIZON_SMP:-4}
 governor=${HORIZON_GOVERNOR:-horizon}
 timeout=${HORIZON_TIMEOUT:-600}
 kernel=$cache/boot/arch/x86/boot/bzImage
+mem=512
+if [ "$job" = soak ]; then
+	soak_s=${SOAK_S:-300}
+	case "$soak_s" in
+	'' | *[!0-9]*) die "SOAK_S must be a number of seconds, not '$soak_s'" ;;
+	esac
+	# The debug kernel, with room for KASAN's shadow; the guest is slow.
+	kernel=$cache/boot-debug/arch/x86/boot/bzImage
+	mem=1024
+	timeout=${HORIZON_TIMEOUT:-$((soak_s + 900))}
+fi
 results=$cache/results
 mkdir -p "$results"
 
-[ -f "$kernel" ] || die "no boot kernel at $kernel (run make kernel)"
+[ -f "$kernel" ] || die "no boot kernel at $kernel (run make kernel, or make soak)"
 case "$smp" in
 [1-8]) ;;
 *) die "HORIZON_SMP must be 1 to 8 (the boot kernel's NR_CPUS), not '$smp'" ;;
@@ -43,7 +55,8 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/horizon" "$root/kselftest"
 cp /bin/busybox "$root/bin/busybox"
 cp "$infra/guest/init" "$root/init"
-cp "$infra/guest/run-job.sh" "$infra/guest/record-job.sh" "$root/horizon/"
+cp "$infra/guest/run-job.sh" "$infra/guest/record-job.sh" \
+	"$infra/guest/soak-job.sh" "$root/horizon/"
 cp "$repo/tools/power/cpuidle-ab/cpuidle-ab.sh" \
 	"$repo/tools/power/cpuidle-ab/cpuidle-ab-lib.sh" "$root/horizon/"
 cp -a "$ks/install" "$root/kselftest/cpuidle"
@@ -61,8 +74,12 @@ append="$append horizon.job=$job"
 if [ "$job" = test ] && [ "$smp" -ge 3 ]; then
 	append="$append nohz_full=$((smp - 2))"
 fi
+# Every report counted, none fatal; short lockup and stall detection.
+if [ "$job" = soak ]; then
+	append="$append panic_on_warn=0 watchdog_thresh=5 SOAK_S=$soak_s"
+fi
 append="$append ${HORIZON_APPEND:-}"
-qemu=(qemu-system-x86_64 -accel tcg -m 512 -smp "$smp" -kernel "$kernel"
+qemu=(qemu-system-x86_64 -accel tcg -m "$mem" -smp "$smp" -kernel "$kernel"
 	-initrd "$cache/initramfs.cpio" -append "$append"
 	-acpitable file="$ssdt" -display none -no-reboot)
 phase "booting: -smp $smp, _CST preset $preset, $append"

@@ -87,4 +87,10 @@ if "$infra/build-kernel.sh" && "$infra/qemu.sh" test; then
 fi
 count selftests "$results/selftests.count"
 
+# A short soak of the debug kernel on one preset; `make soak` is the long
+# one (README: the soak).
+SOAK_S=${HORIZON_TEST_SOAK_S:-60} HORIZON_PRESET=${HORIZON_PRESET:-client} \
+	"$infra/soak.sh"
+count soak "$results/soak.count"
+
 finish
