@@ -254,7 +254,7 @@ def targets(by, families, cost, peers):
                  t, min((families[t][p], p) for p in peers)[1]) for t in families)
     out.append((worst[0] <= FAMILY_SLACK,
                 'no family more than 1%% worse than the best peer under model A: '
-                'worst %s %+.2f%% (against %s)' % (worst[1], 100 * worst[0], worst[2])))
+                'worst %s %+.3f%% (against %s)' % (worst[1], 100 * worst[0], worst[2])))
     if 'horizon' in cost and COST_PEER in cost:
         out.append((cost['horizon'][0] <= cost[COST_PEER][0],
                     'instructions per select()+reflect() no more than %s\'s: %.0f against '

@@ -433,7 +433,7 @@ test_headline() {
 		    '\[holds\] E/O excess model A .*10.00% against 44.00% (teo-7.1), limit 22.00%' \
 		    '\[holds\] E/O model B .*1.2000 against 1.2100' \
 		    '\[holds\] misses .*20.00% against 30.00% (teo-7.1), limit 22.50%' \
-		    '\[holds\] no family .*worst x -23.61%' \
+		    '\[holds\] no family .*worst x -23.611%' \
 		    "\\[FAILS\\] instructions .*teo-7.1's: 700 against 690" \
 		    '4 of 5 targets hold' \
 		    'model A: -15.97% on x, t, HZ=1000 (horizon 1.2100, teo-7.1 1.4400)' \
