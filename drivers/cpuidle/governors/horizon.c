@@ -376,20 +376,6 @@ struct horizon_estimate {
 	s64 majority_ns;
 };
 
-/*
- * The end of bin @bin, from now, @spent_ns into the spell. The last bin
- * has no end: it is taken to end at the later of its nominal end and
- * twice the time spent, so that it never ends before now.
- */
-static s64 horizon_bin_end_ns(int bin, s64 spent_ns)
-{
-	s64 end_ns = horizon_bin_start_ns(bin + 1);
-
-	if (bin == HORIZON_BINS - 1)
-		end_ns = max(end_ns, 2 * spent_ns);
-	return end_ns - spent_ns;
-}
-
 /* The weight of the observations in bin @first and after it. */
 static u64 horizon_at_risk(const struct horizon_cpu *data, int first)
 {
@@ -420,11 +406,12 @@ static s64 horizon_to_come(const struct horizon_cpu *data, int bin,
 			   s64 spent_ns, u32 *weight)
 {
 	s64 mean_ns = (s64)data->intercept_mean[bin] << HORIZON_UNIT_SHIFT;
-	s64 span_ns = mean_ns - horizon_bin_start_ns(bin);
-	s64 left_ns = mean_ns + span_ns - spent_ns;
+	s64 span_ns, left_ns;
 
 	if (mean_ns > spent_ns || !spent_ns)
 		return mean_ns - spent_ns;
+	span_ns = mean_ns - horizon_bin_start_ns(bin);
+	left_ns = mean_ns + span_ns - spent_ns;
 	if (left_ns > 0 && span_ns > 0)
 		*weight = div64_u64((u64)*weight * left_ns, 2 * span_ns);
 	else
@@ -457,14 +444,12 @@ static void horizon_add(struct horizon_estimate *est, u64 prob, s64 rel_ns,
 }
 
 /*
- * Once the walk reaches @at_ns, the estimate up to @cut_ns, an earlier
- * limit than that of @est, is what it has gathered so far: copy it, once.
+ * Once the walk reaches the earlier limit @cut_ns, the estimate up to it
+ * is what the walk has gathered so far: copy it, once.
  */
 static void horizon_cut(const struct horizon_estimate *est,
-			struct horizon_estimate *at_cut, s64 *cut_ns, s64 at_ns)
+			struct horizon_estimate *at_cut, s64 *cut_ns)
 {
-	if (at_ns < *cut_ns)
-		return;
 	*at_cut = *est;
 	at_cut->limit_ns = *cut_ns;
 	/* Observations lie beyond the cut. */
@@ -498,21 +483,25 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 {
 	int i = horizon_bin(spent_ns);
 	u64 at_risk = horizon_at_risk(data, i);
-	/* Bin i spans [lo_ns, hi_ns) from now. */
+	/* Bin i spans [lo_ns, hi_ns) from now; each ends at twice the last. */
 	s64 lo_ns = horizon_bin_start_ns(i) - spent_ns;
-	s64 hi_ns = horizon_bin_end_ns(i, spent_ns);
+	s64 hi_ns = horizon_bin_start_ns(i + 1) - spent_ns;
 
 	limit_ns = clamp_t(s64, limit_ns, 0, HORIZON_LIMIT_MAX_NS);
 	if (cut_ns <= 0 || cut_ns >= limit_ns)
 		cut_ns = S64_MAX;
 	est->sum = 0;
 	est->survival = HORIZON_ONE;
-	est->seen_ns = at_risk < HORIZON_MIN_SEEN ? limit_ns : 0;
+	est->seen_ns = 0;
 	est->limit_ns = limit_ns;
 	est->majority_ns = S64_MAX;
+	if (at_risk < HORIZON_MIN_SEEN) {
+		/* Nothing learned, or only decay residues, from here on. */
+		est->seen_ns = limit_ns;
+		i = HORIZON_BINS;
+	}
 
-	for (; i < HORIZON_BINS && at_risk >= HORIZON_MIN_SEEN;
-	     i++, lo_ns = hi_ns, hi_ns = horizon_bin_end_ns(i, spent_ns)) {
+	for (; i < HORIZON_BINS; i++, lo_ns = hi_ns, hi_ns += hi_ns + spent_ns) {
 		u32 weight = data->intercepts[i];
 		u32 seen = weight + data->timer_ends[i];
 		u32 past;
@@ -524,32 +513,41 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 			est->seen_ns = limit_ns;
 			break;
 		}
-		horizon_cut(est, at_cut, &cut_ns, lo_ns);
-		if (seen < HORIZON_MIN_SEEN) {
-			at_risk -= seen;
-			continue;
-		}
-		est->seen_ns = hi_ns;
-		if (weight) {
-			rel_ns = horizon_to_come(data, i, spent_ns, &weight);
-			past = data->intercepts[i] - weight;
-			at_risk -= past;
-			seen -= past;
-		}
-		if (weight) {
-			horizon_cut(est, at_cut, &cut_ns, rel_ns);
-			if (rel_ns >= limit_ns) {
-				est->seen_ns = limit_ns;
-				break;
+		if (lo_ns >= cut_ns)
+			horizon_cut(est, at_cut, &cut_ns);
+		if (seen >= HORIZON_MIN_SEEN) {
+			/*
+			 * The last bin has no end: it is taken to end at the
+			 * later of its nominal end and twice the time spent.
+			 */
+			if (i == HORIZON_BINS - 1)
+				hi_ns = max(hi_ns, spent_ns);
+			est->seen_ns = hi_ns;
+			if (weight) {
+				rel_ns = horizon_to_come(data, i, spent_ns, &weight);
+				past = data->intercepts[i] - weight;
+				at_risk -= past;
+				seen -= past;
 			}
-			horizon_add(est, div64_u64(est->survival * weight, at_risk),
-				    rel_ns, lo_ns, hi_ns);
+			if (weight) {
+				if (rel_ns >= cut_ns)
+					horizon_cut(est, at_cut, &cut_ns);
+				if (rel_ns >= limit_ns) {
+					est->seen_ns = limit_ns;
+					break;
+				}
+				horizon_add(est, div64_u64(est->survival * weight, at_risk),
+					    rel_ns, lo_ns, hi_ns);
+			}
 		}
 		at_risk -= seen;
+		/* Less than that left is a decay residue: the walk is over. */
+		if (at_risk < HORIZON_MIN_SEEN)
+			break;
 	}
 	/* The walk ended before the cut: nothing more up to it. */
 	if (cut_ns != S64_MAX) {
-		horizon_cut(est, at_cut, &cut_ns, S64_MAX);
+		horizon_cut(est, at_cut, &cut_ns);
 		at_cut->seen_ns = min(est->seen_ns, at_cut->limit_ns);
 	}
 }
