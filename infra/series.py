@@ -299,45 +299,65 @@ def bench_where(ctx, path):
     return os.path.relpath(path, REPO)
 
 
+def bench_rows(path):
+    """{governor: [set, governor, E/O_A, excess_A, E/O_B, excess_B, miss]}
+    of the headline table's 'all' rows."""
+    rows = {}
+    for line in table_lines(path, r'set +governor ', r'^$')[1:]:
+        f = line.split()
+        if len(f) >= 7 and f[0] == 'all':
+            rows[f[1]] = f
+    return rows
+
+
+def best_peer(rows):
+    """The peer with the lowest E/O under model A."""
+    peers = [g for g in rows if g.split('-')[0] in ('menu', 'teo')]
+    if not peers:
+        return None
+    return min(peers, key=lambda g: float(rows[g][2]))
+
+
 def gen_bench(ctx, args):
     path = bench_file(ctx)
     if not path:
         die('no replay benchmark results: run make bench')
-    rows = table_lines(path, r'governor ', r'^$')
-    worst = [l for l in open(path).read().splitlines() if l.startswith('horizon against')]
+    text = open(path).read().splitlines()
+    rows = table_lines(path, r'set +governor ', r'^$')
+    targets = table_lines(path, r'Targets of issue 13', r'^$') \
+        if any(l.startswith('Targets of issue 13') for l in text) else []
+    worst = table_lines(path, r'Worst single run', r'^$') \
+        if any(l.startswith('Worst single run') for l in text) else []
     return wrap('Replay benchmark (make bench, %s, %s) over %s:' % (
         bench_where(ctx, path), when(path), bench_matrix(path))) + [''] + [
-            ('  ' + l).rstrip() for l in rows + [''] + worst] + [
+            ('  ' + l).rstrip() for l in rows + [''] + targets + [''] + worst] + [
         '',
-        'excess: geometric mean of energy / oracle - 1 under two power models',
-        '(A: target residency is the break-even time; B: the cost of a visit',
-        'grows with the exit latency); mean_A: arithmetic mean; miss: (above +',
-        'below) / entries; exitlat_us: exit latency paid on non-timer wakeups;',
-        'nets/s: safety-net wakeups per second idle; instr/sel: instructions',
-        'per select() + reflect() (callgrind); horizon-nonet: horizon with',
-        'safety_net=0. menu and teo are those of the base tree, compiled',
-        'unchanged, as is horizon.']
+        'E/O: geometric mean over runs of energy / oracle energy, under two',
+        'power models (A: target residency is the break-even time; B: each',
+        'visit also pays its exit latency at active power, so break-even lies',
+        'beyond the target residency); miss: arithmetic mean of (above +',
+        'below) / entries. menu-X and teo-X are the governors of kernel X',
+        'compiled unchanged, as is horizon; horizon-nonet is horizon with',
+        'safety_net=0.']
 
 
 def gen_bench_summary(ctx, args):
-    """One sentence for a commit message: horizon against menu and teo."""
+    """One sentence for a commit message: horizon against the best peer."""
     path = bench_file(ctx)
     if not path:
         die('no replay benchmark results: run make bench')
-    cols = {}
-    for l in table_lines(path, r'governor ', r'^$')[1:]:
-        f = l.split()
-        cols[f[0]] = f
-    try:
-        h, t, m = cols['horizon'], cols['teo'], cols['menu']
-    except KeyError:
+    rows = bench_rows(path)
+    peer = best_peer(rows)
+    if 'horizon' not in rows or not peer:
         die('%s: no horizon, teo or menu row' % path)
+    h, p = rows['horizon'], rows[peer]
     text = ('Replayed with tools/power/cpuidle-replay (added later in this '
-            'series) over %s, horizon spends %s more energy than an oracle '
-            'that knows the future (geometric mean, power model A), against %s '
-            'for teo and %s for menu, with idle misses of %s against %s and %s. '
+            'series) over %s, horizon spends %s (model A) and %s (model B) of '
+            'the energy of an oracle that knows the future (geometric means '
+            'of per-run ratios), against %s and %s for %s, the best of the '
+            'peers compiled unchanged, with idle misses of %s against %s. '
             'These are replay figures, not hardware measurements.' % (
-                bench_matrix(path), h[1], t[1], m[1], h[4], t[4], m[4]))
+                bench_matrix(path), h[2], h[4], p[2], p[4], peer, h[6], p[6]))
     return wrap(text)
 
 
