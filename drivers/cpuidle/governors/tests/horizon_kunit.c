@@ -683,6 +683,22 @@ static void horizon_test_deep_intercept_is_intercept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, data->timer_ends[horizon_bin(measured_ns)], 0U);
 }
 
+/*
+ * A state pays off beyond its target residency plus a quarter of its exit
+ * latency: 210 us fits C6's residency (200 us) but not with its margin
+ * (25 us of its 100 us exit latency); 230 us does.
+ */
+static void horizon_test_exit_margin(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+
+	horizon_test_client_table(env);
+	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(210),
+						 S64_MAX), 2);
+	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(230),
+						 S64_MAX), 3);
+}
+
 /* Only poll_idle() sets poll_time_limit: a stale flag must not linger. */
 static void horizon_test_poll_flag_consumed(struct kunit *test)
 {
@@ -1018,6 +1034,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_last_bin_open),
 	KUNIT_CASE(horizon_test_shallow_timer_is_timer),
 	KUNIT_CASE(horizon_test_deep_intercept_is_intercept),
+	KUNIT_CASE(horizon_test_exit_margin),
 	KUNIT_CASE(horizon_test_poll_flag_consumed),
 	KUNIT_CASE(horizon_test_no_repoll),
 	KUNIT_CASE(horizon_test_measured_beyond_sleep),
