@@ -55,10 +55,13 @@ function val(key,   i) {
 { cpu = $0; sub(/^.*\[/, "", cpu); sub(/\].*$/, "", cpu); cpu += 0 }
 / tick_idle_net: / { net[cpu] = val("expires"); next }
 / hrtimer_expire_entry: / {
-	if (net[cpu] && val("now") >= net[cpu]) fired++
+	if (net[cpu] && val("now") >= net[cpu]) {
+		# Written as it goes: the stream is killed, not ended.
+		print ++fired > "/tmp/soak.fired"
+		close("/tmp/soak.fired")
+	}
 	net[cpu] = 0
-}
-END { print fired + 0 > "/tmp/soak.fired" }' "$TRACING/trace_pipe" &
+}' "$TRACING/trace_pipe" &
 tracer=$!
 
 # The workload, restarted until the end.
