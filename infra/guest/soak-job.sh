@@ -45,13 +45,7 @@ if [ -n "$handler" ]; then
 	echo 1 >"$TRACING/events/timer/hrtimer_expire_entry/enable"
 fi
 echo 1 >"$TRACING/tracing_on"
-awk '
-function val(key,   i) {
-	for (i = 1; i <= NF; i++)
-		if (index($i, key "=") == 1)
-			return substr($i, length(key) + 2) + 0
-	return -1
-}
+awk "$CPUIDLE_AWK_VAL"'
 { cpu = $0; sub(/^.*\[/, "", cpu); sub(/\].*$/, "", cpu); cpu += 0 }
 / tick_idle_net: / { net[cpu] = val("expires"); next }
 / hrtimer_expire_entry: / {

@@ -545,18 +545,28 @@ static void horizon_test_net_long(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
 
-static void horizon_test_tick_wakeup_continues(struct kunit *test)
+/*
+ * The client table, intercepts at 100 us learned, then the tick retained
+ * ends an idle period 500 us in.
+ */
+static void horizon_test_tick_ends_500us(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
-	struct horizon_cpu *data = horizon_test_data();
 	bool stop_tick;
 
 	horizon_test_client_table(env);
 	horizon_test_repeat(test, 50, US(20000), US(100));
-	/* The tick retained ends an idle period 500 us in. */
 	env->delta_tick_ns = US(500);
 	horizon_test_idle(test, US(20000), US(500), true, &stop_tick);
 	env->delta_tick_ns = TICK_NSEC;
+}
+
+static void horizon_test_tick_wakeup_continues(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+
+	horizon_test_tick_ends_500us(test);
 	horizon_test_select(test, &stop_tick);
 	/* Not an outcome: carried over, nothing learned. */
 	KUNIT_EXPECT_EQ(test, data->spell_ns, US(500));
@@ -576,11 +586,7 @@ static void horizon_test_spell_ends_with_loop(struct kunit *test)
 	struct horizon_cpu *data = horizon_test_data();
 	bool stop_tick;
 
-	horizon_test_client_table(env);
-	horizon_test_repeat(test, 50, US(20000), US(100));
-	env->delta_tick_ns = US(500);
-	horizon_test_idle(test, US(20000), US(500), true, &stop_tick);
-	env->delta_tick_ns = TICK_NSEC;
+	horizon_test_tick_ends_500us(test);
 	/* Out of the idle loop to run a task, and back. */
 	env->switches += 2;
 	horizon_test_select(test, &stop_tick);

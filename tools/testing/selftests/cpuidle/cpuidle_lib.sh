@@ -97,3 +97,13 @@ cpuidle_delta() {
 		printf "%s %s %d %d %d %d\n", $1, $2,
 			$9 - $3, $10 - $4, $11 - $5, $12 - $6 }'
 }
+
+# cpuidle_awk_val: an awk function for trace lines, to put before a
+# program: val(KEY) is the number after "KEY=" on the line, or -1.
+CPUIDLE_AWK_VAL='
+function val(key,   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, key "=") == 1)
+			return substr($i, length(key) + 2) + 0
+	return -1
+}'

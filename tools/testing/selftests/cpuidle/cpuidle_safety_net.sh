@@ -97,13 +97,7 @@ trace_ipiburst_on() {
 # state entries, and (re)programmings of the tick's hrtimer (0 in
 # low-resolution mode, where none is traced).
 net_stats() {
-	awk '
-	function val(key,   i) {
-		for (i = 1; i <= NF; i++)
-			if (index($i, key "=") == 1)
-				return substr($i, length(key) + 2) + 0
-		return -1
-	}
+	awk "$CPUIDLE_AWK_VAL"'
 	# The trace timestamp, in ns (printed in us).
 	function stamp(   i) {
 		for (i = 1; i < NF; i++)
