@@ -145,8 +145,23 @@ accepted() {
 	case "$1" in
 	*/current_governor) [ "$got" = "$want" ] ;;
 	*/disable) [ "$got" = 0 ] || [ "$got" = 1 ] ;;
-	*/safety_net) [ "$got" = Y ] || [ "$got" = N ] ;;
-	*) [ "$got" = "$want" ] ;;
+	*)
+		case "$got" in
+		Y | N)
+			# A bool reads back what kstrtobool() makes of the
+			# first characters.
+			case "$want" in
+			[eEyYtT1]* | [oO][nN]*) [ "$got" = Y ] ;;
+			[dDnNfF0]* | [oO][fF]*) [ "$got" = N ] ;;
+			*) false ;;
+			esac
+			;;
+		*)
+			# A number, in any base the kernel parses.
+			[ "$( (echo $((want))) 2>/dev/null)" = "$got" ]
+			;;
+		esac
+		;;
 	esac
 }
 
@@ -161,8 +176,8 @@ fuzz() {
 	bad_value >/tmp/soak.bad
 	if cat /tmp/soak.bad 2>/dev/null >"$f"; then
 		accepted "$f" /tmp/soak.bad ||
-			problem "$f: accepted '$(tr -cd '[:print:]' </tmp/soak.bad | head -c 40)'" \
-				"but reads back '$(cat "$f")'"
+			problem "$f: accepted '$(od -An -tx1 </tmp/soak.bad | head -c 60)'" \
+				"(hex) but reads back '$(cat "$f")'"
 		# Put back what was there.
 		echo "$before" >"$f" 2>/dev/null
 	elif [ "$(cat "$f")" != "$before" ]; then
