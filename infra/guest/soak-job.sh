@@ -218,11 +218,13 @@ echo 0 >"$TRACING/events/enable"
 
 # Splats: warnings, bugs, lockdep, KASAN, UBSAN, RCU stalls, lockups.
 dmesg >/tmp/soak.dmesg
-splats=$(grep -cE 'WARNING:|BUG:|possible (recursive|circular) locking|inconsistent lock state|KASAN:|UBSAN:|rcu: INFO:|self-detected stall|soft lockup|hung_task|blocked for more than' /tmp/soak.dmesg)
+splat='WARNING:|BUG:|possible (recursive|circular) locking|inconsistent lock state'
+splat="$splat|KASAN:|UBSAN:|rcu: INFO:|self-detected stall|soft lockup"
+splat="$splat|hung_task|blocked for more than"
+splats=$(grep -cE "$splat" /tmp/soak.dmesg)
 if [ "$splats" -gt 0 ]; then
 	echo "soak: kernel reports:"
-	grep -E -A30 'WARNING:|BUG:|possible (recursive|circular) locking|inconsistent lock state|KASAN:|UBSAN:|rcu: INFO:|self-detected stall|soft lockup|hung_task|blocked for more than' \
-		/tmp/soak.dmesg | head -200
+	grep -E -A30 "$splat" /tmp/soak.dmesg | head -200
 fi
 problems=$(wc -l <"$LOG")
 [ "$problems" -eq 0 ] || { echo "soak: $problems problems:"; cat "$LOG"; }
