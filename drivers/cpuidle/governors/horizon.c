@@ -26,9 +26,9 @@
  *	durations below 2 "time units" of 1024 ns (about 2 us), bin ``i`` those
  *	from ``2^i`` to ``2^(i+1)`` units, and the last bin everything longer.
  *	For each bin the governor keeps, per CPU, the weight of the intercepts
- *	that ended in it, the sum of their durations (so their mean is exact,
- *	which catches repeating non-timer intervals), and the weight of the
- *	idle periods that were still going when a timer ended them there.
+ *	that ended in it, the mean of their durations weighted alike (which
+ *	catches repeating non-timer intervals), and the weight of the idle
+ *	periods that were still going when a timer ended them there.
  *	Every fourth observation decays all of them by a quarter (about 1/16
  *	an observation), so the statistics follow a change of workload within
  *	a few dozen wakeups.
@@ -184,7 +184,7 @@ MODULE_PARM_DESC(safety_net,
  * @timer_ends: Decayed weight of the idle spells ended by a timer in each
  *	bin (censored observations of the intercept time).
  * @lanes: @intercepts and @timer_ends, four at a time.
- * @intercept_mean: Weighted mean duration, in time units, of the
+ * @intercept_mean: Weighted mean duration, in nanoseconds, of the
  *	intercepts in each bin.
  * @total: Sum of @intercepts and @timer_ends over all bins.
  * @learned: Number of observations, modulo 256.
@@ -274,10 +274,14 @@ static int horizon_bin(s64 ns)
 	return units ? fls((u32)units) - 1 : 0;
 }
 
-/* The shortest duration in bin @bin, in nanoseconds. */
+/*
+ * The shortest duration in bin @bin, in nanoseconds: 2^bin units, except
+ * for bin 0, which starts at 0 (the mask clears 2^0 units, no branch).
+ */
 static s64 horizon_bin_start_ns(int bin)
 {
-	return bin ? (s64)1 << (bin + HORIZON_UNIT_SHIFT) : 0;
+	return ((s64)1 << (bin + HORIZON_UNIT_SHIFT)) &
+	       ~((s64)1 << HORIZON_UNIT_SHIFT);
 }
 
 /**
@@ -318,7 +322,11 @@ static u32 horizon_decay(struct horizon_cpu *data)
 static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
 			  bool by_timer)
 {
-	u64 units = (u64)spell_ns >> HORIZON_UNIT_SHIFT;
+	/*
+	 * Nanoseconds, not time units: the mean is rounded down at each
+	 * update, which in time units would bias it by a few units.
+	 */
+	u64 ns = min_t(s64, spell_ns, HORIZON_SPELL_MAX_NS);
 	int bin = horizon_bin(spell_ns);
 	u32 old;
 
@@ -333,7 +341,7 @@ static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
 	old = data->intercepts[bin];
 	data->intercepts[bin] += HORIZON_WEIGHT;
 	data->intercept_mean[bin] = div_u64((u64)data->intercept_mean[bin] * old +
-					    units * HORIZON_WEIGHT,
+					    ns * HORIZON_WEIGHT,
 					    data->intercepts[bin]);
 }
 
@@ -407,26 +415,33 @@ static u64 horizon_at_risk(const struct horizon_cpu *data, int first)
  * @weight: The bin's intercept weight; set to that of those still to come.
  *
  * Once the spell has outlasted the mean of the bin's intercepts, these are
- * taken as spread evenly around their mean: those still to come are the
- * fraction beyond the time spent, the others are past.
+ * taken as spread with a density falling linearly from the start of the
+ * bin to zero, over three times the distance of their mean from the start
+ * (wakeup delays within a logarithmic bin are mostly skewed that way): the
+ * fraction still to come is the square of the part of that span left over
+ * the span, and their mean is a third of the part left.  A symmetric
+ * spread would have no tail: a spell just past it would expect no more
+ * intercepts from the bin, where delayed ones still come.
  *
  * Return: the mean time from now of the intercepts still to come.
  */
 static s64 horizon_to_come(const struct horizon_cpu *data, int bin,
 			   s64 spent_ns, u32 *weight)
 {
-	s64 mean_ns = (s64)data->intercept_mean[bin] << HORIZON_UNIT_SHIFT;
-	s64 span_ns, left_ns;
+	s64 mean_ns = data->intercept_mean[bin];
+	s64 start_ns = horizon_bin_start_ns(bin);
+	s64 len_ns = 3 * (mean_ns - start_ns);
+	s64 left_ns = start_ns + len_ns - spent_ns;
 
 	if (mean_ns > spent_ns || !spent_ns)
 		return mean_ns - spent_ns;
-	span_ns = mean_ns - horizon_bin_start_ns(bin);
-	left_ns = mean_ns + span_ns - spent_ns;
-	if (left_ns > 0 && span_ns > 0)
-		*weight = div64_u64((u64)*weight * left_ns, 2 * span_ns);
-	else
+	if (left_ns <= 0) {
 		*weight = 0;
-	return left_ns / 2;
+		return 0;
+	}
+	*weight = div64_u64((u64)*weight * left_ns, len_ns);
+	*weight = div64_u64((u64)*weight * left_ns, len_ns);
+	return left_ns / 3;
 }
 
 /**
@@ -596,10 +611,12 @@ static s64 horizon_expected_ns(const struct horizon_estimate *est,
  */
 static bool horizon_mostly_short(const struct horizon_cpu *data, s64 short_ns)
 {
+	/* The bins that end before @short_ns are those before its bin. */
+	int end = horizon_bin(short_ns);
 	u32 short_sum = 0;
 	int i;
 
-	for (i = 0; i < HORIZON_BINS && horizon_bin_start_ns(i + 1) <= short_ns; i++)
+	for (i = 0; i < end; i++)
 		short_sum += data->intercepts[i];
 	return data->total && 16 * short_sum >= HORIZON_SHORT_16THS * data->total;
 }

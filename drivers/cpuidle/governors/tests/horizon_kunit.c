@@ -646,6 +646,46 @@ static void horizon_test_last_bin_open(struct kunit *test)
 }
 
 /*
+ * The mean of a bin follows its intercepts: rounding at each update must
+ * not drag it below them (36 and 52 us alternating: about 44 us).
+ */
+static void horizon_test_bin_mean(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	int bin = horizon_bin(US(44));
+	u32 weight;
+	int i;
+
+	for (i = 0; i < 40; i++)
+		horizon_learn(data, US(i % 2 ? 52 : 36), false);
+	KUNIT_ASSERT_EQ(test, horizon_bin(US(36)), bin);
+	weight = data->intercepts[bin];
+	KUNIT_EXPECT_GT(test, horizon_to_come(data, bin, 0, &weight), US(43));
+	KUNIT_EXPECT_LT(test, horizon_to_come(data, bin, 0, &weight), US(45));
+}
+
+/*
+ * Round trips skewed to the right within their bin (36-50 us, and a few at
+ * 60 us, in the bin of 32-65 us) have a tail: a spell that a tick wakeup
+ * carried over to 58 us, past nearly all of them, still expects an intercept
+ * soon, not the timer 10 ms away.
+ */
+static void horizon_test_bin_tail(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+	static const int round_us[] = { 36, 38, 40, 42, 44, 46, 50, 60 };
+	int i, j;
+
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < ARRAY_SIZE(round_us); i++)
+			horizon_learn(data, US(round_us[i]), false);
+	KUNIT_ASSERT_EQ(test, horizon_bin(US(36)), horizon_bin(US(60)));
+	horizon_estimate(data, US(58), US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_LT(test, horizon_expected_ns(&est, true), US(100));
+}
+
+/*
  * A timer wakeup from a shallow state, measured from state entry, a few
  * microseconds after the idle entry the sleep length counts from: still
  * a timer end, not an intercept.
@@ -949,7 +989,8 @@ static void horizon_test_check_bounds(struct kunit *test)
 	KUNIT_EXPECT_LE(test, data->spell_ns, HORIZON_SPELL_MAX_NS);
 	KUNIT_EXPECT_GE(test, data->spell_ns, 0LL);
 	for (i = 0; i < HORIZON_BINS - 1; i++)
-		KUNIT_EXPECT_LT(test, data->intercept_mean[i], 2U << i);
+		KUNIT_EXPECT_LT(test, data->intercept_mean[i],
+				horizon_bin_start_ns(i + 1));
 }
 
 /* Four lanes at a time decay exactly as one bin at a time would. */
@@ -1038,6 +1079,8 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_spell_ends_with_loop),
 	KUNIT_CASE(horizon_test_residue_no_minimal_net),
 	KUNIT_CASE(horizon_test_last_bin_open),
+	KUNIT_CASE(horizon_test_bin_mean),
+	KUNIT_CASE(horizon_test_bin_tail),
 	KUNIT_CASE(horizon_test_shallow_timer_is_timer),
 	KUNIT_CASE(horizon_test_deep_intercept_is_intercept),
 	KUNIT_CASE(horizon_test_exit_margin),
