@@ -23,8 +23,9 @@ ktap_result() {
 	res=$1 name=$2
 	shift 2
 	ktap_count=$((ktap_count + 1))
+	# Every line of every diagnostic as a KTAP comment.
 	for line in "$@"; do
-		echo "# $line"
+		printf '%s\n' "$line" | sed '/^$/d;s/^/# /'
 	done
 	if [ "$res" = OK ]; then
 		echo "ok $ktap_count $name"

@@ -297,9 +297,10 @@ tick_sched_idle_us() {
 		' /proc/timer_list
 }
 
-# idle_grew_within_wall: empty if every online CPU's idle time in /proc/stat
-# grew by no more than the wall time over the bursts, and the target's
-# tick-sched idle time neither; else what is wrong.
+# idle_grew_within_wall: what is wrong, one line each, if any online CPU's
+# idle time in /proc/stat grew by more than the wall time over the bursts,
+# or the target's tick-sched idle time did; then, on a line starting with
+# '=', the target's figures.
 idle_grew_within_wall() {
 	# The uptime is read before the first and after the last reading.
 	u0=$(uptime_cs)
@@ -324,6 +325,18 @@ idle_grew_within_wall() {
 	done
 	[ $((t1 - t0)) -le $(((u1 - u0 + 2) * 10000)) ] ||
 		echo "cpu$target: tick-sched idle grew $((t1 - t0)) us in $((u1 - u0)) cs"
+	eval "d=\$d_$target"
+	echo "=cpu$target idle $d cs (/proc/stat), $(((t1 - t0) / 10000)) cs (tick-sched) in $((u1 - u0)) cs"
+}
+
+# figures OUTPUT: the '=' line of idle_grew_within_wall's OUTPUT; errors
+# OUTPUT: the others.
+figures() {
+	printf '%s\n' "$1" | sed -n 's/^=//p'
+}
+
+errors() {
+	printf '%s\n' "$1" | sed '/^=/d;/^$/d'
 }
 
 # Nets fire many times a tick period under the bursts; a net is no tick,
@@ -332,7 +345,9 @@ idle_grew_within_wall() {
 test_net_idle_accounting() {
 	no_net_to_gain "net_idle_accounting" && return
 	online=$(awk '$1 ~ /^cpu[0-9]/ { print substr($1, 4) }' /proc/stat)
-	err=$(idle_grew_within_wall)
+	out=$(idle_grew_within_wall)
+	err=$(errors "$out")
+	fig="online: $(figures "$out")"
 	on=/sys/devices/system/cpu/cpu$target/online
 	if echo 0 >"$on"; then
 		set -- $(cpu_stat_cs "$target")
@@ -342,16 +357,19 @@ cpu$target offline: ${1:-?} cs accounted in $u cs of uptime"
 		echo 1 >"$on" || err="$err
 cpu$target did not come back online"
 		sleep 1
-		err="$err$(idle_grew_within_wall)"
+		out=$(idle_grew_within_wall)
+		err="$err$(errors "$out")"
+		fig="$fig; after offline: $(figures "$out")"
 	else
 		err="$err
 cpu$target could not be taken offline"
 	fi
 	set -- $(trace_ipiburst horizon 1000)
 	if [ -z "$err" ] && [ "${2:-0}" -gt 0 ]; then
-		ktap_result OK "net_idle_accounting" "nets fired in 1 s: $2"
+		ktap_result OK "net_idle_accounting" "nets fired in 1 s: $2" "$fig"
 	else
-		ktap_result FAIL "net_idle_accounting" "nets fired in 1 s: ${2:-?}" "$err"
+		ktap_result FAIL "net_idle_accounting" "nets fired in 1 s: ${2:-?}" \
+			"$fig" "$err"
 	fi
 }
 
