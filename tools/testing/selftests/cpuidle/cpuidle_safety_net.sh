@@ -326,7 +326,8 @@ idle_grew_within_wall() {
 	[ $((t1 - t0)) -le $(((u1 - u0 + 2) * 10000)) ] ||
 		echo "cpu$target: tick-sched idle grew $((t1 - t0)) us in $((u1 - u0)) cs"
 	eval "d=\$d_$target"
-	echo "=cpu$target idle $d cs (/proc/stat), $(((t1 - t0) / 10000)) cs (tick-sched) in $((u1 - u0)) cs"
+	echo "=cpu$target idle $d cs (/proc/stat)," \
+		"$(((t1 - t0) / 10000)) cs (tick-sched) in $((u1 - u0)) cs"
 }
 
 # figures OUTPUT: the '=' line of idle_grew_within_wall's OUTPUT; errors
