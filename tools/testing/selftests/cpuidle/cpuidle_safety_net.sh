@@ -397,8 +397,8 @@ per_1000() {
 
 # Tick timer programmings per idle entry under the bursts, horizon with
 # its nets against menu in the same boot (horizon without nets for
-# reference). The bound is explained in the
-# README (tools/testing/selftests/cpuidle).
+# reference). The bound is explained in the README
+# (tools/testing/selftests/cpuidle).
 NET_PROGRAMS_EXTRA_PER_1000=250
 test_net_reprogram_cost() {
 	if grep -q "highres=off" /proc/cmdline; then
