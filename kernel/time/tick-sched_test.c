@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the bound that a cpuidle governor may put on the stopped
- * idle tick (a safety net): where the bounded expiry lies, and where no
- * bound applies.
+ * idle tick (a safety net): where the bounded expiry lies, where no bound
+ * applies, and what the tick's handler does when a bound expires.
  */
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/kernel_stat.h>
+#include <linux/sched/isolation.h>
 #include <linux/tick.h>
+
+#include <asm/irq_regs.h>
 
 #include "tick-internal.h"
 
@@ -82,9 +88,118 @@ static void tick_bound_nohz_full_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, full, 0U);
 }
 
+/**
+ * struct tick_bound_expiry - One expiry of the stopped tick, run by the
+ *	tick's handler on a tick_sched of the test's own.
+ * @work: Runs the handler in hard interrupt context, as the tick runs.
+ * @regs: Registers of the interrupted context (kernel mode), which the
+ *	tick's interrupt provides and an irq_work does not.
+ * @ts: The tick_sched, its timer never started.
+ * @idle_jiffies: @ts->idle_jiffies before the expiry.
+ * @ret: What the handler returned.
+ * @accounted: CPU time the handler accounted to the CPU, in ns.
+ */
+struct tick_bound_expiry {
+	struct irq_work work;
+	struct pt_regs regs;
+	struct tick_sched *ts;
+	unsigned long idle_jiffies;
+	enum hrtimer_restart ret;
+	u64 accounted;
+};
+
+/* All CPU time accounted to this CPU: any tick accounts to one of these. */
+static u64 tick_bound_cpustat_sum(void)
+{
+	const u64 *cpustat = kcpustat_this_cpu->cpustat;
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < NR_STATS; i++)
+		sum += cpustat[i];
+	return sum;
+}
+
+static void tick_bound_expire(struct irq_work *work)
+{
+	struct tick_bound_expiry *e = container_of(work, struct tick_bound_expiry,
+						   work);
+	struct pt_regs *old_regs = set_irq_regs(&e->regs);
+	u64 before = tick_bound_cpustat_sum();
+
+	e->ret = tick_nohz_handler(&e->ts->sched_timer);
+	e->accounted = tick_bound_cpustat_sum() - before;
+	set_irq_regs(old_regs);
+}
+
+/*
+ * Expire the stopped idle tick of a tick_sched in @flags on a housekeeping
+ * CPU (on a nohz_full CPU, ticks account no CPU time), in the hard interrupt
+ * context of an irq_work with its registers.  Interrupts stay disabled
+ * throughout, so no other tick accounts in between.
+ */
+static struct tick_bound_expiry *
+tick_bound_expiry_run(struct kunit *test, unsigned long flags)
+{
+	struct tick_bound_expiry *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	int cpu = housekeeping_any_cpu(HK_TYPE_TICK);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->ts = kunit_kzalloc(test, sizeof(*e->ts), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->ts);
+	hrtimer_init(&e->ts->sched_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	e->ts->flags = TS_FLAG_NOHZ | TS_FLAG_HIGHRES | TS_FLAG_INIDLE |
+		       TS_FLAG_STOPPED | flags;
+	e->ts->next_tick = ktime_get();
+	e->ts->idle_jiffies = jiffies;
+	e->idle_jiffies = e->ts->idle_jiffies;
+	e->ret = HRTIMER_RESTART;
+	e->work = IRQ_WORK_INIT_HARD(tick_bound_expire);
+
+	KUNIT_ASSERT_TRUE(test, irq_work_queue_on(&e->work, cpu));
+	irq_work_sync(&e->work);
+	return e;
+}
+
+/*
+ * A stopped tick that expires at its timer event runs the per-tick work,
+ * which accounts a tick of CPU time: this is what the bounded case below
+ * must not do, and shows that the test sees it.
+ */
+static void tick_bound_expiry_control_test(struct kunit *test)
+{
+	struct tick_bound_expiry *e = tick_bound_expiry_run(test, 0);
+
+	KUNIT_EXPECT_EQ(test, e->ret, HRTIMER_NORESTART);
+	KUNIT_EXPECT_GT(test, e->accounted, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->ts->next_tick, 0);
+	KUNIT_EXPECT_EQ(test, e->ts->got_idle_tick, 1U);
+}
+
+/*
+ * A bound that expires is no tick: the handler notes the wakeup for the
+ * cpuidle governor (got_idle_tick) and forgets the programmed expiry, and
+ * neither accounts CPU time nor advances idle_jiffies, so nets that fire
+ * more often than jiffies advance cannot inflate idle time.
+ */
+static void tick_bound_expiry_test(struct kunit *test)
+{
+	struct tick_bound_expiry *e = tick_bound_expiry_run(test, TS_FLAG_BOUNDED);
+
+	KUNIT_EXPECT_EQ(test, e->ret, HRTIMER_NORESTART);
+	KUNIT_EXPECT_EQ(test, e->accounted, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->ts->idle_jiffies, e->idle_jiffies);
+	KUNIT_EXPECT_EQ(test, e->ts->next_tick, 0);
+	KUNIT_EXPECT_EQ(test, e->ts->got_idle_tick, 1U);
+	KUNIT_EXPECT_FALSE(test, e->ts->flags & TS_FLAG_BOUNDED);
+	KUNIT_EXPECT_TRUE(test, e->ts->flags & TS_FLAG_STOPPED);
+}
+
 static struct kunit_case tick_bound_test_cases[] = {
 	KUNIT_CASE_PARAM(tick_bound_expires_test, tick_bound_gen_params),
 	KUNIT_CASE(tick_bound_nohz_full_test),
+	KUNIT_CASE(tick_bound_expiry_control_test),
+	KUNIT_CASE(tick_bound_expiry_test),
 	{}
 };
 
@@ -96,4 +211,5 @@ static struct kunit_suite tick_bound_test_suite = {
 kunit_test_suite(tick_bound_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the bounded idle tick");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");
