@@ -395,6 +395,14 @@ per_1000() {
 	[ "$2" -gt 0 ] && echo $((1000 * $1 / $2)) || echo 0
 }
 
+# programming_rate GOVERNOR: tick timer programmings of the target per
+# 1000 idle entries and per second over 3 s of bursts, then the nets armed
+# and fired in them.
+programming_rate() {
+	set -- $(trace_ipiburst "$1" 3000)
+	echo "$(per_1000 "${6:-0}" "${5:-0}") $((${6:-0} / 3)) ${1:-0} ${2:-0}"
+}
+
 # Tick timer programmings per idle entry under the bursts, horizon with
 # its nets against menu in the same boot (horizon without nets for
 # reference). The bound is explained in the README
@@ -406,15 +414,14 @@ test_net_reprogram_cost() {
 			"clock-event programmings are not traced in low-resolution mode"
 		return
 	fi
-	set -- $(trace_ipiburst horizon 3000)
-	h=$(per_1000 "${6:-0}" "${5:-0}") harmed=${1:-0} hfired=${2:-0}
-	hs=$((${6:-0} / 3))
+	set -- $(programming_rate horizon)
+	h=$1 hs=$2 harmed=$3 hfired=$4
 	echo N >"$PARAM"
-	set -- $(trace_ipiburst horizon 3000)
+	set -- $(programming_rate horizon)
 	echo Y >"$PARAM"
-	n=$(per_1000 "${6:-0}" "${5:-0}") ns=$((${6:-0} / 3))
-	set -- $(trace_ipiburst menu 3000)
-	m=$(per_1000 "${6:-0}" "${5:-0}") ms=$((${6:-0} / 3))
+	n=$1 ns=$2
+	set -- $(programming_rate menu)
+	m=$1 ms=$2
 	diag="tick timer programmings per 1000 idle entries (per second):"
 	diag="$diag horizon $h ($hs), horizon without nets $n ($ns), menu $m ($ms)"
 	diag="$diag; horizon nets in 3 s: armed $harmed, fired $hfired"
