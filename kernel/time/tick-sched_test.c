@@ -88,6 +88,34 @@ static void tick_bound_nohz_full_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, full, 0U);
 }
 
+/*
+ * A bound shorter than a tick period keeps a running tick running, as the
+ * tick comes about as early, but only where the bound applies: on a
+ * nohz_full CPU it keeps no tick either.  A stopped tick stays stopped.
+ */
+static void tick_bound_keeps_tick_test(struct kunit *test)
+{
+	const u64 short_ns = 20000;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		bool full = tick_nohz_full_cpu(cpu);
+
+		KUNIT_EXPECT_EQ_MSG(test,
+				    tick_nohz_idle_keeps_tick(cpu, false, short_ns),
+				    !full, "CPU %d", cpu);
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       tick_nohz_idle_keeps_tick(cpu, true, short_ns),
+				       "CPU %d", cpu);
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       tick_nohz_idle_keeps_tick(cpu, false, TICK_NSEC),
+				       "CPU %d", cpu);
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       tick_nohz_idle_keeps_tick(cpu, false, 0),
+				       "CPU %d", cpu);
+	}
+}
+
 /**
  * struct tick_bound_expiry - One expiry of the stopped tick, run by the
  *	tick's handler on a tick_sched of the test's own.
@@ -133,10 +161,10 @@ static void tick_bound_expire(struct irq_work *work)
 }
 
 /*
- * Expire the stopped idle tick of a tick_sched in @flags on a housekeeping
- * CPU (on a nohz_full CPU, ticks account no CPU time), in the hard interrupt
- * context of an irq_work with its registers.  Interrupts stay disabled
- * throughout, so no other tick accounts in between.
+ * Expire the stopped idle tick of a tick_sched with @flags set, on a
+ * housekeeping CPU (on a nohz_full CPU, ticks account no CPU time), in the
+ * hard interrupt context of an irq_work with its registers.  Interrupts stay
+ * disabled throughout, so no other tick accounts in between.
  */
 static struct tick_bound_expiry *
 tick_bound_expiry_run(struct kunit *test, unsigned long flags)
@@ -198,6 +226,7 @@ static void tick_bound_expiry_test(struct kunit *test)
 static struct kunit_case tick_bound_test_cases[] = {
 	KUNIT_CASE_PARAM(tick_bound_expires_test, tick_bound_gen_params),
 	KUNIT_CASE(tick_bound_nohz_full_test),
+	KUNIT_CASE(tick_bound_keeps_tick_test),
 	KUNIT_CASE(tick_bound_expiry_control_test),
 	KUNIT_CASE(tick_bound_expiry_test),
 	{}
