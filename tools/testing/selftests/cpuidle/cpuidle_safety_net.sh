@@ -10,7 +10,8 @@
 # fire, and that an idle system takes no more local timer interrupts under
 # horizon than under menu. Then what the timers and nohz maintainers ask:
 # a net counts from the time it is armed (net_time_base), nets leave the
-# idle time accounting alone (net_idle_accounting), no net on a nohz_full
+# idle time accounting alone (net_idle_accounting, also under the net_test
+# governor, whose nets expire many times a jiffy), no net on a nohz_full
 # CPU (net_nohz_full), and what nets cost in tick timer programmings per
 # idle entry (net_reprogram_cost).
 
@@ -63,13 +64,12 @@ test_param_rejects() {
 	fi
 }
 
-# trace_ipiburst_on GOVERNOR CPU MSECS [GAP_US]: trace CPU while CPU 0
-# sends it bursts of interrupts, GAP_US apart, into $TRACE_OUT. The trace clock is
-# CLOCK_MONOTONIC, like the net's expiry; the tick's timer shows as an
-# hrtimer_expire_entry of tick_nohz_handler in high-resolution mode, and
-# in low-resolution mode (highres=off) as the clock event itself, seen on
-# x86 as irq_vectors:local_timer_entry.
-trace_ipiburst_on() {
+# trace_start GOVERNOR CPU: switch to GOVERNOR and trace CPU. The trace
+# clock is CLOCK_MONOTONIC, like the net's expiry; the tick's timer shows
+# as an hrtimer_expire_entry of tick_nohz_handler in high-resolution mode,
+# and in low-resolution mode (highres=off) as the clock event itself,
+# seen on x86 as irq_vectors:local_timer_entry.
+trace_start() {
 	cpuidle_set_governor "$1" || return 1
 	echo 0 >"$TRACING/tracing_on"
 	echo >"$TRACING/trace"
@@ -80,13 +80,24 @@ trace_ipiburst_on() {
 		[ ! -d "$TRACING/events/$ev" ] || echo 1 >"$TRACING/events/$ev/enable"
 	done
 	echo 1 >"$TRACING/tracing_on"
-	"$LOAD" ipiburst "$2" "$3" ${4:-} || return 1
+}
+
+# trace_stop: stop tracing and save the trace into $TRACE_OUT.
+trace_stop() {
 	echo 0 >"$TRACING/tracing_on"
 	echo 0 >"$TRACING/events/enable"
 	cat "$TRACING/trace" >"$TRACE_OUT"
 	# Changing the clock clears the buffer: only once it has been read.
 	echo local >"$TRACING/trace_clock"
 	printf '%x\n' $(((1 << $(nproc)) - 1)) >"$TRACING/tracing_cpumask"
+}
+
+# trace_ipiburst_on GOVERNOR CPU MSECS [GAP_US]: trace CPU into $TRACE_OUT
+# while CPU 0 sends it bursts of interrupts, GAP_US apart.
+trace_ipiburst_on() {
+	trace_start "$1" "$2" || return 1
+	"$LOAD" ipiburst "$2" "$3" ${4:-} || { trace_stop; return 1; }
+	trace_stop
 }
 
 # net_stats: from $TRACE_OUT, "armed fired deeper early entries programs":
@@ -297,11 +308,12 @@ tick_sched_idle_us() {
 		' /proc/timer_list
 }
 
-# idle_grew_within_wall: what is wrong, one line each, if any online CPU's
-# idle time in /proc/stat grew by more than the wall time over the bursts,
-# or the target's tick-sched idle time did; then, on a line starting with
-# '=', the target's figures.
+# idle_grew_within_wall WORKLOAD: eval WORKLOAD, then print what is
+# wrong, one line each, if any online CPU's idle time in /proc/stat grew
+# by more than the wall time meanwhile, or the target's tick-sched idle
+# time did; then, on a line starting with '=', the target's figures.
 idle_grew_within_wall() {
+	workload=$1
 	# The uptime is read before the first and after the last reading.
 	u0=$(uptime_cs)
 	for c in $online; do
@@ -309,8 +321,7 @@ idle_grew_within_wall() {
 		eval "i0_$c=\$2"
 	done
 	t0=$(tick_sched_idle_us "$target")
-	trace_ipiburst_on horizon "$target" 3000 "$NET_GAP_US" >/dev/null ||
-		echo "workload failed"
+	eval "$workload" >/dev/null || echo "workload failed: $workload"
 	t1=$(tick_sched_idle_us "$target")
 	for c in $online; do
 		set -- $(cpu_stat_cs "$c")
@@ -340,31 +351,94 @@ errors() {
 	printf '%s\n' "$1" | sed '/^=/d;/^$/d'
 }
 
-# Nets fire many times a tick period under the bursts; a net is no tick,
-# so it must account no tick of idle time. The tick-based count is what
-# /proc/stat shows of an offline CPU: it may not exceed the uptime.
+# offline_idle_cs: with the target offline, the idle time /proc/stat
+# counts for it, in cs. The "cpu" line sums the idle time of all possible
+# CPUs, the tick-based count for offline ones (the tick-sched count for
+# the others); the per-CPU lines show online CPUs only.
+offline_idle_cs() {
+	awk '$1 == "cpu" { all = $5 } $1 ~ /^cpu[0-9]/ { on += $5 }
+	     END { print all - on }' /proc/stat
+}
+
+# offline_stat: take the target offline; print offline_idle_cs and the
+# uptime in cs; bring the target back online.
+offline_stat() {
+	on=/sys/devices/system/cpu/cpu$target/online
+	echo 0 >"$on" || return 1
+	i=$(offline_idle_cs)
+	u=$(uptime_cs)
+	echo 1 >"$on" || return 1
+	sleep 1
+	echo "$i $u"
+}
+
+# accounted_within_uptime BEFORE AFTER: what is wrong if the idle time
+# /proc/stat counts for the offline target grew by more than the uptime
+# between two offline_stat readings. Slack: a tick each side, and each
+# reading rounds every online CPU's line down to a cs.
+accounted_within_uptime() {
+	set -- $1 $2
+	if [ $# -ne 4 ]; then
+		echo "cpu$target could not be taken offline and back"
+	elif [ $(($3 - $1)) -gt $(($4 - $2 + 2 + 2 * $(nproc))) ]; then
+		echo "cpu$target offline: idle grew $(($3 - $1)) cs in $(($4 - $2)) cs"
+	fi
+}
+
+# stress_round: idle_grew_within_wall over 3 s of an idle system under
+# net_test, whose 100 us nets expire many times a jiffy, with the target
+# traced; then, on a line starting with '=', the target's net_stats and
+# the jiffies that passed.
+stress_round() {
+	set -- $(clock_and_jiffies)
+	j0=${2:-0}
+	trace_start net_test "$target" || echo "no net_test governor"
+	idle_grew_within_wall "sleep 3"
+	trace_stop
+	set -- $(clock_and_jiffies)
+	echo "=$(net_stats) $((${2:-0} - j0))"
+}
+
+# add_err TEXT: add TEXT, if any, as a line of $err.
+add_err() {
+	[ -z "$1" ] || err="${err:+$err
+}$1"
+}
+
+# Nets fire many times a tick period under net_test (and some under the
+# bursts with horizon); a net is no tick, so it must account no tick of
+# idle time. The tick-based count is what /proc/stat counts of an offline
+# CPU: between two times the target is taken offline, it may not grow by
+# more than the uptime does. Under net_test, more nets must fire on the
+# target than jiffies pass, or the stress did not happen and the test
+# proves nothing.
 test_net_idle_accounting() {
 	no_net_to_gain "net_idle_accounting" && return
 	online=$(awk '$1 ~ /^cpu[0-9]/ { print substr($1, 4) }' /proc/stat)
-	out=$(idle_grew_within_wall)
-	err=$(errors "$out")
-	fig="online: $(figures "$out")"
-	on=/sys/devices/system/cpu/cpu$target/online
-	if echo 0 >"$on"; then
-		set -- $(cpu_stat_cs "$target")
-		u=$(uptime_cs)
-		[ "${1:-0}" -le $((u + 2)) ] || err="$err
-cpu$target offline: ${1:-?} cs accounted in $u cs of uptime"
-		echo 1 >"$on" || err="$err
-cpu$target did not come back online"
-		sleep 1
-		out=$(idle_grew_within_wall)
-		err="$err$(errors "$out")"
-		fig="$fig; after offline: $(figures "$out")"
-	else
-		err="$err
-cpu$target could not be taken offline"
-	fi
+	bursts='trace_ipiburst_on horizon "$target" 3000 "$NET_GAP_US"'
+	o0=$(offline_stat)
+	out=$(idle_grew_within_wall "$bursts")
+	err=""
+	add_err "$(errors "$out")"
+	fig="horizon online: $(figures "$out")"
+	o1=$(offline_stat)
+	add_err "$(accounted_within_uptime "$o0" "$o1")"
+	out=$(idle_grew_within_wall "$bursts")
+	add_err "$(errors "$out")"
+	fig="$fig; after offline: $(figures "$out")"
+	out=$(stress_round)
+	add_err "$(errors "$out")"
+	# armed fired deeper early entries programs jiffies
+	set -- $(printf '%s\n' "$out" | sed -n '$s/^=//p')
+	armed=${1:-0} fired=${2:-0} jif=${7:-0}
+	[ "$fired" -gt "$jif" ] || add_err \
+		"net_test: $fired nets fired on cpu$target in $jif jiffies"
+	fig="$fig; net_test: $(figures "$out" | head -1),"
+	fig="$fig nets armed $armed, fired $fired in $jif jiffies"
+	o2=$(offline_stat)
+	add_err "$(accounted_within_uptime "$o1" "$o2")"
+	fig="$fig; offline idle, uptime (cs): $o0, $o1, $o2"
+	cpuidle_set_governor horizon
 	set -- $(trace_ipiburst horizon 1000)
 	if [ -z "$err" ] && [ "${2:-0}" -gt 0 ]; then
 		ktap_result OK "net_idle_accounting" "nets fired in 1 s: $2" "$fig"

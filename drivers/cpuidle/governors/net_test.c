@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * net_test: a cpuidle governor to test the safety net of the stopped tick.
+ *
+ * On every idle entry it selects the deepest enabled state within the PM QoS
+ * latency limit, lets the tick stop and asks for a safety net: of
+ * NET_TEST_NET_NS once the tick is stopped, so that on an idle CPU nets expire
+ * many times per tick period, and of two tick periods while the tick runs (a
+ * net shorter than a tick would keep the tick running, and none at all could
+ * leave the CPU without nets until a distant timer).  That wastes energy on
+ * purpose: the cpuidle kselftests use it to check what tick-sched does with
+ * nets that expire far more often than jiffies advance (no tick's worth of
+ * idle time accounted per net).  It is never selected by default.
+ */
+
+#include <linux/cpuidle.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/tick.h>
+#include <linux/time64.h>
+
+/* Far below the tick period at any HZ, far above the cost of an expiry. */
+#define NET_TEST_NET_NS	(100 * NSEC_PER_USEC)
+
+static int net_test_select(struct cpuidle_driver *drv,
+			   struct cpuidle_device *dev, bool *stop_tick)
+{
+	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
+	int idx = -1;
+	int i;
+
+	for (i = 0; i < drv->state_count; i++) {
+		if (dev->states_usage[i].disable)
+			continue;
+		if (idx >= 0 && drv->states[i].exit_latency_ns > latency_req)
+			break;
+		idx = i;
+	}
+
+	*stop_tick = true;
+	if (tick_nohz_tick_stopped())
+		dev->safety_net_ns = NET_TEST_NET_NS;
+	else
+		dev->safety_net_ns = 2 * TICK_NSEC;
+
+	return idx < 0 ? 0 : idx;
+}
+
+static struct cpuidle_governor net_test_governor = {
+	.name =		"net_test",
+	/* Below every other governor: only chosen by name. */
+	.rating =	1,
+	.select =	net_test_select,
+};
+
+static int __init net_test_governor_init(void)
+{
+	return cpuidle_register_governor(&net_test_governor);
+}
+
+postcore_initcall(net_test_governor_init);
