@@ -155,6 +155,7 @@ static void tick_bound_expire(struct irq_work *work)
 	struct pt_regs *old_regs = set_irq_regs(&e->regs);
 	u64 before = tick_bound_cpustat_sum();
 
+	e->ts->last_tick_jiffies = READ_ONCE(jiffies);
 	e->ret = tick_nohz_handler(&e->ts->sched_timer);
 	e->accounted = tick_bound_cpustat_sum() - before;
 	set_irq_regs(old_regs);
@@ -208,7 +209,10 @@ static void tick_bound_expiry_control_test(struct kunit *test)
  * A bound that expires is no tick: the handler notes the wakeup for the
  * cpuidle governor (got_idle_tick) and forgets the programmed expiry, and
  * neither accounts CPU time nor advances idle_jiffies, so nets that fire
- * more often than jiffies advance cannot inflate idle time.
+ * more often than jiffies advance cannot inflate idle time.  Nor does it
+ * count as a tick that saw jiffies stall: the tick_sched's last tick saw
+ * the jiffies of the expiry (unless they moved in between, which resets
+ * the count too).
  */
 static void tick_bound_expiry_test(struct kunit *test)
 {
@@ -217,6 +221,7 @@ static void tick_bound_expiry_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ret, HRTIMER_NORESTART);
 	KUNIT_EXPECT_EQ(test, e->accounted, 0ULL);
 	KUNIT_EXPECT_EQ(test, e->ts->idle_jiffies, e->idle_jiffies);
+	KUNIT_EXPECT_EQ(test, e->ts->stalled_jiffies, 0U);
 	KUNIT_EXPECT_EQ(test, e->ts->next_tick, 0);
 	KUNIT_EXPECT_EQ(test, e->ts->got_idle_tick, 1U);
 	KUNIT_EXPECT_FALSE(test, e->ts->flags & TS_FLAG_BOUNDED);
