@@ -42,6 +42,64 @@ report() {
 	fi
 }
 
+# guest_tally OUT [COUNT]: the verdict on a guest job's output OUT (its
+# lines between the HORIZON-BEGIN/END markers, one KTAP stream per test
+# program; a program skipped whole counts as a skip). Fails if the job
+# never ended, exited non-zero, printed a "not ok" line, or printed fewer
+# results than its plans announce; prints what is wrong, the names of the
+# failed tests last. With COUNT, writes "PASSED FAILED" to COUNT and the
+# skips to COUNT.skip, a missing result or a bad exit counting as a failure.
+guest_tally() {
+	awk -v count="${2:-}" '
+	/^1\.\.[0-9]+/ { plan += substr($1, 4) + 0 }
+	/^1\.\.0 # SKIP/ { skip++ }
+	/^(not )?ok [0-9]+ / {
+		n++
+		if ($0 ~ /# SKIP/) skip++
+		else if ($1 == "ok") ok++
+		else { bad++; sub(/^not ok [0-9]+ /, ""); names = names " " $0 }
+	}
+	/^HORIZON-END rc=/ { ended = 1; rc = substr($2, 4) }
+	END {
+		if (!ended) { print "the job never reported its end"; bad++ }
+		else if (rc != 0 && !bad) { print "the job exited " rc; bad++ }
+		if (n < plan) { print plan - n " results missing"; bad += plan - n }
+		if (names != "") print "failed:" names
+		if (count != "") {
+			print ok + 0, bad + 0 > count
+			print skip + 0 > count ".skip"
+		}
+		exit bad > 0
+	}' "$1"
+}
+
+# count SUITE FILE [STATUS]: add the "PASSED FAILED" in FILE to $passed
+# and $failed. A suite that wrote no counts, ran no test, or exited with
+# STATUS non-zero without counting a failure, counts as one failure more.
+count() {
+	local p f
+	if ! [ -s "$2" ] || ! read -r p f <"$2" || ! [ "$p" -ge 0 ] 2>/dev/null ||
+	   ! [ "$f" -ge 0 ] 2>/dev/null; then
+		echo "$1: no results" >&2
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ $((p + f)) -eq 0 ]; then
+		echo "$1: ran no test" >&2
+		failed=$((failed + 1))
+	elif [ "${3:-0}" != 0 ] && [ "$f" = 0 ]; then
+		echo "$1: exited ${3:-0} with no failure counted" >&2
+		failed=$((failed + 1))
+	fi
+}
+
+# skips FILE: add the skips counted in FILE, if any, to $skipped.
+skips() {
+	skipped=$((skipped + $(cat "$1" 2>/dev/null || echo 0)))
+}
+
 # The script's own output, for progress lines of commands whose output is
 # sent to a log.
 exec 9>&1

@@ -17,6 +17,12 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 job=${1:?usage: qemu.sh test|run|record|soak|shell}
+results=$cache/results
+log=$results/guest-$job.log
+out=$results/$job.out
+mkdir -p "$results"
+# Gone before anything can fail: no earlier run's output may be counted.
+rm -f "$out"
 preset=${HORIZON_PRESET:-client}
 smp=${HORIZON_SMP:-4}
 governor=${HORIZON_GOVERNOR:-horizon}
@@ -33,9 +39,6 @@ if [ "$job" = soak ]; then
 	mem=1024
 	timeout=${HORIZON_TIMEOUT:-$((soak_s + 900))}
 fi
-results=$cache/results
-mkdir -p "$results"
-
 [ -f "$kernel" ] || die "no boot kernel at $kernel (run make kernel, or make soak)"
 case "$smp" in
 [1-8]) ;;
@@ -64,9 +67,6 @@ cp -a "$ks/install" "$root/kselftest/cpuidle"
 
 ssdt=$("$infra/acpi/gen-ssdt.sh" "$preset" "$smp" "$cache/acpi")
 
-log=$results/guest-$job.log
-out=$results/$job.out
-rm -f "$out"
 append="console=ttyS0 loglevel=1 panic=-1 cpuidle.governor=$governor"
 append="$append horizon.job=$job"
 # The selftests check that no safety net is armed on a nohz_full CPU; the
@@ -96,3 +96,5 @@ sed -n '/^HORIZON-BEGIN/,/^HORIZON-END/p' "$log" | tr -d '\r' >"$out"
 grep -q '^HORIZON-END' "$out" ||
 	die "the guest never reported the end of job '$job' (console log: $log)"
 phase "guest finished: $(tail -n1 "$out")"
+problems=$(guest_tally "$out") ||
+	die "job '$job' failed (output: $out):"$'\n'"$problems"

@@ -11,20 +11,21 @@ set -uo pipefail
 "$infra/build-kernel.sh" || exit 1
 summary=
 rc=0
-# run NAME PRESET [KERNEL-ARGS]: the kselftests once, kept as test-NAME.out.
+# run NAME PRESET [KERNEL-ARGS]: the kselftests once, kept as test-NAME.out;
+# the names of failed tests come last on the run's line.
 run() {
-	local line
-	if HORIZON_PRESET=$2 HORIZON_APPEND=${3:-} "$infra/qemu.sh" test; then
+	local line problems out=$cache/results/test.out
+	HORIZON_PRESET=$2 HORIZON_APPEND=${3:-} "$infra/qemu.sh" test || rc=1
+	if [ -f "$out" ]; then
 		# One Totals line per test program: add them up.
 		line=$(awk -F'[: ]+' '/^# Totals/ { p += $4; f += $6; s += $8 }
-			END { printf "# Totals: pass:%d fail:%d skip:%d", p, f, s }' \
-			"$cache/results/test.out")
+			END { printf "# Totals: pass:%d fail:%d skip:%d", p, f, s }' "$out")
+		problems=$(guest_tally "$out" | tr '\n' ';') || rc=1
+		cp "$out" "$cache/results/test-$1.out"
 	else
 		line="guest failed"
 	fi
-	grep -q '^HORIZON-END rc=0' "$cache/results/test.out" 2>/dev/null || rc=1
-	cp "$cache/results/test.out" "$cache/results/test-$1.out" 2>/dev/null
-	summary="$summary$(printf '%-14s %s' "$1" "$line")"$'\n'
+	summary="$summary$(printf '%-14s %s %s' "$1" "$line" "${problems:-}")"$'\n'
 }
 for asl in "$infra"/acpi/cst-*.asl; do
 	preset=${asl##*/cst-}

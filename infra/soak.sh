@@ -32,11 +32,12 @@ fi
 for preset in $presets; do
 	phase "soak: $SOAK_S s on the $preset preset (4 vCPUs, debug kernel)"
 	HORIZON_PRESET=$preset HORIZON_SMP=4 "$infra/qemu.sh" soak |
-		grep --line-buffered -E '^(\[ *[0-9]+s\]|soak: )'
+		grep --line-buffered -E '^(\[ *[0-9]+s\]|soak: |(not )?ok )'
+	status=${PIPESTATUS[0]}
 	out=$results/soak.out
 	cp "$out" "$results/soak-$preset.out" 2>/dev/null
 	line=$(grep '^soak: .* splats$' "$out" 2>/dev/null | tail -1)
-	if [ -n "$line" ] && grep -q '^HORIZON-END rc=0' "$out"; then
+	if [ "$status" = 0 ] && [ -n "$line" ] && grep -q '^HORIZON-END rc=0' "$out"; then
 		pass=$((pass + 1))
 		echo "  ok soak $preset: ${line#soak: }"
 	else

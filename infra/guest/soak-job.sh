@@ -6,7 +6,8 @@
 # ping-pong and sleeps, keep switching governors in random order, taking
 # every secondary CPU offline and back, taking and releasing PM QoS limits,
 # disabling and enabling idle states, turning the safety net off and on,
-# and writing bad input to every writable cpuidle and governor knob (a
+# holding the net_test governor for spells (nets must fire), and writing
+# bad input to every writable cpuidle and governor knob (a
 # refused write must change nothing, an accepted one must read back).
 # Then count the splats in the kernel log. The last line is
 #   soak: S s, N governor switches, N hotplug cycles, N nets fired,
@@ -116,6 +117,17 @@ toggle_state() {
 		problem "cannot disable and enable $d"
 }
 
+# A spell of net_test, whose nets fire many times a jiffy: the net path is
+# exercised on every preset, whatever horizon decides there.
+net_spell() {
+	echo " $govs " | grep -q ' net_test ' || return
+	if cpuidle_set_governor net_test; then
+		sleep 0.$((1 + $(rnd 9)))
+	else
+		problem "could not switch to governor net_test"
+	fi
+}
+
 toggle_net() {
 	echo N >"$PARAM" && sleep 0.$(rnd 10) && echo Y >"$PARAM" ||
 		problem "cannot turn the safety net off and on"
@@ -197,12 +209,13 @@ while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
 		next_report=$((now + 30))
 	fi
 	switch_governor
-	case $(rnd 5) in
+	case $(rnd 6) in
 	0) hotplug ;;
 	1) qos ;;
 	2) toggle_state ;;
 	3) toggle_net ;;
 	4) fuzz ;;
+	5) net_spell ;;
 	esac
 	fuzz
 done
@@ -216,15 +229,15 @@ wait "$tracer" 2>/dev/null
 fired=$(cat /tmp/soak.fired 2>/dev/null || echo 0)
 echo 0 >"$TRACING/events/enable"
 
-# Splats: warnings, bugs, lockdep, KASAN, UBSAN, RCU stalls, lockups.
+# Splats: the kernel log lines of cpuidle_lib.sh's CPUIDLE_SPLAT.
 dmesg >/tmp/soak.dmesg
-splat='WARNING:|BUG:|possible (recursive|circular) locking|inconsistent lock state'
-splat="$splat|KASAN:|UBSAN:|rcu: INFO:|self-detected stall|soft lockup"
-splat="$splat|hung_task|blocked for more than"
-splats=$(grep -cE "$splat" /tmp/soak.dmesg)
+splats=$(grep -cE "$CPUIDLE_SPLAT" /tmp/soak.dmesg)
 if [ "$splats" -gt 0 ]; then
 	echo "soak: kernel reports:"
-	grep -E -A30 "$splat" /tmp/soak.dmesg | head -200
+	grep -E -A30 "$CPUIDLE_SPLAT" /tmp/soak.dmesg | head -200
+fi
+if echo " $govs " | grep -q ' net_test ' && [ "$fired" -eq 0 ]; then
+	problem "no net fired: the net path was not exercised"
 fi
 problems=$(wc -l <"$LOG")
 [ "$problems" -eq 0 ] || { echo "soak: $problems problems:"; cat "$LOG"; }

@@ -99,6 +99,19 @@ cpuidle_delta() {
 			$9 - $3, $10 - $4, $11 - $5, $12 - $6 }'
 }
 
+# CPUIDLE_SPLAT: an extended regular expression for the kernel log lines
+# that report a defect: warnings, bugs, oopses, faults, lockdep, KASAN,
+# UBSAN, RCU stalls, lockups and hung tasks.
+CPUIDLE_SPLAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault'
+CPUIDLE_SPLAT="$CPUIDLE_SPLAT|Call Trace|INFO: |possible (recursive|circular) locking"
+CPUIDLE_SPLAT="$CPUIDLE_SPLAT|inconsistent lock state|KASAN:|UBSAN:|self-detected stall"
+CPUIDLE_SPLAT="$CPUIDLE_SPLAT|soft lockup|hard LOCKUP|hung_task|blocked for more than"
+
+# cpuidle_splats: the kernel log lines that match CPUIDLE_SPLAT.
+cpuidle_splats() {
+	dmesg | grep -E "$CPUIDLE_SPLAT"
+}
+
 # cpuidle_awk_val: an awk function for trace lines, to put before a
 # program: val(KEY) is the number after "KEY=" on the line, or -1.
 CPUIDLE_AWK_VAL='
