@@ -189,19 +189,24 @@ test_net_param_off() {
 	echo N >"$PARAM"
 	set -- $(trace_ipiburst horizon 2000)
 	echo Y >"$PARAM"
-	if [ "${1:-x}" = 0 ]; then
-		ktap_result OK "safety_net_param_off"
+	if [ "${1:-x}" = 0 ] && [ "${5:-0}" -gt 0 ]; then
+		ktap_result OK "safety_net_param_off" "$5 idle entries, no net"
 	else
-		ktap_result FAIL "safety_net_param_off" "armed ${1:-?} nets"
+		ktap_result FAIL "safety_net_param_off" \
+			"${5:-?} idle entries, ${1:-?} nets armed"
 	fi
 }
 
+# No net under menu, also right after net_test asked for one on every idle
+# entry: a governor that asks for none gets none.
 test_net_menu() {
+	cpuidle_set_governor net_test && sleep 1
 	set -- $(trace_ipiburst menu 2000)
-	if [ "${1:-x}" = 0 ]; then
-		ktap_result OK "no_safety_net_under_menu"
+	if [ "${1:-x}" = 0 ] && [ "${5:-0}" -gt 0 ]; then
+		ktap_result OK "no_safety_net_under_menu" "$5 idle entries, no net"
 	else
-		ktap_result FAIL "no_safety_net_under_menu" "armed ${1:-?} nets"
+		ktap_result FAIL "no_safety_net_under_menu" \
+			"${5:-?} idle entries, ${1:-?} nets armed"
 	fi
 }
 
@@ -283,15 +288,21 @@ test_local_timer_irqs() {
 # A net counts from the moment it is decided, which comes after the CPU
 # left its last idle state; counted from the idle entry time instead, it
 # would start before that exit (and after a polling time limit, it could
-# even be programmed in the past and fire at once).
+# even be programmed in the past and fire at once). The rule is the core's,
+# checked on the nets of net_test, which asks for one on every idle entry
+# with the tick stopped, and on those horizon asks for (as many as it
+# decides, maybe none).
 test_net_time_base() {
-	no_net_to_gain "net_time_base" && return
-	set -- $(trace_ipiburst horizon 3000)
-	if [ "${1:-0}" -gt 0 ] && [ "${4:-x}" = 0 ]; then
-		ktap_result OK "net_time_base" "armed $1, counted from before the last exit 0"
+	set -- $(trace_ipiburst net_test 2000)
+	tarmed=${1:-0} tearly=${4:-x}
+	set -- $(trace_ipiburst horizon 2000)
+	harmed=${1:-0} hearly=${4:-x}
+	diag="nets armed, counted from before the last exit:"
+	diag="$diag net_test $tarmed, $tearly; horizon $harmed, $hearly"
+	if [ "$tarmed" -gt 0 ] && [ "$tearly" = 0 ] && [ "$hearly" = 0 ]; then
+		ktap_result OK "net_time_base" "$diag"
 	else
-		ktap_result FAIL "net_time_base" \
-			"armed ${1:-?}, counted from before the last exit ${4:-?}"
+		ktap_result FAIL "net_time_base" "$diag"
 	fi
 }
 
@@ -404,6 +415,12 @@ stress_round() {
 	echo "=$(net_stats) $((${2:-0} - j0))"
 }
 
+# fired_nets: the nets that fired in $TRACE_OUT.
+fired_nets() {
+	set -- $(net_stats)
+	echo "${2:-?}"
+}
+
 # add_err TEXT: add TEXT, if any, as a line of $err.
 add_err() {
 	[ -z "$1" ] || err="${err:+$err
@@ -416,9 +433,9 @@ add_err() {
 # CPU: between two times the target is taken offline, it may not grow by
 # more than the uptime does. Under net_test, more nets must fire on the
 # target than jiffies pass, or the stress did not happen and the test
-# proves nothing. Where no state is deep enough for horizon to ask for a
-# net, the rounds under horizon check the accounting without nets, and
-# net_test still stresses it.
+# proves nothing. How many nets horizon asks for under the bursts depends
+# on what it has learned: the count is reported, not asserted (where no
+# state is deep enough for a net, it asks for none).
 test_net_idle_accounting() {
 	online=$(awk '$1 ~ /^cpu[0-9]/ { print substr($1, 4) }' /proc/stat)
 	bursts='trace_ipiburst_on horizon "$target" 3000 "$NET_GAP_US"'
@@ -426,12 +443,12 @@ test_net_idle_accounting() {
 	out=$(idle_grew_within_wall "$bursts")
 	err=""
 	add_err "$(errors "$out")"
-	fig="horizon online: $(figures "$out")"
+	fig="horizon online: $(figures "$out"), nets fired $(fired_nets)"
 	o1=$(offline_stat)
 	add_err "$(accounted_within_uptime "$o0" "$o1")"
 	out=$(idle_grew_within_wall "$bursts")
 	add_err "$(errors "$out")"
-	fig="$fig; after offline: $(figures "$out")"
+	fig="$fig; after offline: $(figures "$out"), nets fired $(fired_nets)"
 	out=$(stress_round)
 	add_err "$(errors "$out")"
 	# armed fired deeper early entries programs jiffies
@@ -445,18 +462,10 @@ test_net_idle_accounting() {
 	add_err "$(accounted_within_uptime "$o1" "$o2")"
 	fig="$fig; offline idle, uptime (cs): $o0, $o1, $o2"
 	cpuidle_set_governor horizon
-	nets="none asked for"
-	if net_to_gain; then
-		set -- $(trace_ipiburst horizon 1000)
-		nets=${2:-?}
-		[ "${2:-0}" -gt 0 ] ||
-			add_err "horizon: no net fired in 1 s of bursts"
-	fi
 	if [ -z "$err" ]; then
-		ktap_result OK "net_idle_accounting" "nets fired in 1 s: $nets" "$fig"
+		ktap_result OK "net_idle_accounting" "$fig"
 	else
-		ktap_result FAIL "net_idle_accounting" "nets fired in 1 s: $nets" \
-			"$fig" "$err"
+		ktap_result FAIL "net_idle_accounting" "$fig" "$err"
 	fi
 }
 
