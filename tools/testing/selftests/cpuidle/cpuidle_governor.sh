@@ -100,17 +100,29 @@ sum_time() {
 	cpuidle_counters | awk '{ s += $4 } END { print s + 0 }'
 }
 
+# usage_deep: usage summed over the states deeper than state1, the first
+# one after the polling state.
+usage_deep() {
+	cpuidle_counters | awk '$1 !~ /^state[01]$/ { s += $3 } END { print s + 0 }'
+}
+
+# Under horizon (switched to, and still selected after the load), the load
+# makes the CPUs idle in states, and in states deeper than the first.
 test_horizon_usage() {
-	cpuidle_set_governor horizon
-	before=$(sum_usage) tbefore=$(sum_time)
+	gov=none
+	cpuidle_set_governor horizon && gov=$(cpuidle_governor)
+	before=$(sum_usage) tbefore=$(sum_time) dbefore=$(usage_deep)
 	"$LOAD" mix 600 >/dev/null
-	after=$(sum_usage) tafter=$(sum_time)
+	after=$(sum_usage) tafter=$(sum_time) dafter=$(usage_deep)
+	[ "$(cpuidle_governor)" = "$gov" ] || gov="$gov, then $(cpuidle_governor)"
 	cpuidle_set_governor "$initial"
-	if [ "$after" -gt "$before" ] && [ "$tafter" -gt "$tbefore" ]; then
-		ktap_result OK "horizon_enters_states"
+	diag="governor $gov; usage $before -> $after, time $tbefore -> $tafter"
+	diag="$diag, deeper than state1 $dbefore -> $dafter"
+	if [ "$gov" = horizon ] && [ "$after" -gt "$before" ] &&
+	   [ "$tafter" -gt "$tbefore" ] && [ "$dafter" -gt "$dbefore" ]; then
+		ktap_result OK "horizon_enters_states" "$diag"
 	else
-		ktap_result FAIL "horizon_enters_states" \
-			"usage $before -> $after, time $tbefore -> $tafter"
+		ktap_result FAIL "horizon_enters_states" "$diag"
 	fi
 }
 
@@ -231,40 +243,77 @@ test_switch_under_load() {
 	fi
 }
 
-# miss_ratio GOVERNOR: run a periodic 1 ms timer for 3 s on the last CPU
-# and print that CPU's idle-miss ratio, (above + below) / usage, in percent,
-# then its per-state usage, above and below.
+# miss_ratio GOVERNOR: switch to GOVERNOR, run a periodic 1 ms timer for
+# 2 s on the last CPU and print that CPU's idle entries and idle-miss
+# ratio, (above + below) / usage, in hundredths of a percent, then its
+# per-state usage, above and below. Prints nothing if the switch failed.
 miss_ratio() {
 	cpu=$(($(nproc) - 1))
-	cpuidle_set_governor "$1"
+	cpuidle_set_governor "$1" && [ "$(cpuidle_governor)" = "$1" ] || return 1
 	cpuidle_counters $cpu >/tmp/cpuidle_before
-	CPUIDLE_LOAD_CPU=$cpu "$LOAD" timer 1000 3000 >/dev/null
+	CPUIDLE_LOAD_CPU=$cpu "$LOAD" timer 1000 2000 >/dev/null
 	cpuidle_counters $cpu >/tmp/cpuidle_after
+	[ "$(cpuidle_governor)" = "$1" ] || return 1
 	cpuidle_delta /tmp/cpuidle_before /tmp/cpuidle_after | awk '
 		{ u += $3; m += $5 + $6; s = s sprintf(" %s:%d/%d/%d", $2, $3, $5, $6) }
-		END { printf "%.2f%s\n", u ? 100 * m / u : 0, s }'
+		END { printf "%d %d%s\n", u, u ? 10000 * m / u : 0, s }'
 }
 
-# On a periodic timer workload, where the replay benchmark says horizon
-# wins, its idle-miss ratio must not be worse than both menu's and teo's.
+# median A B C: the median of three numbers.
+median() {
+	printf '%s\n' "$@" | sort -n | sed -n 2p
+}
+
+# pct HUNDREDTHS: a ratio in hundredths of a percent, printed in percent.
+pct() {
+	printf '%d.%02d%%' $(($1 / 100)) $(($1 % 100))
+}
+
+# The governor is what cpuidle picks from; three rounds, the governors
+# interleaved, so that a slow spell of the host hits them alike; each
+# round's ratio counts only with the switch verified and MISS_MIN_ENTRIES
+# idle entries (a 1 ms timer gives some 2000 in a round). horizon's median
+# ratio may exceed the better peer's median by MISS_MARGIN hundredths of a
+# percent: its own ratio spread over 1.6 points between boots under the
+# same load (5.5% to 7.1% with highres=off, README), so the margin covers
+# horizon's noise and no more.
+MISS_MIN_ENTRIES=500
+MISS_MARGIN=200
 test_compare_misses() {
-	h=$(miss_ratio horizon) m=$(miss_ratio menu) t=$(miss_ratio teo)
-	cpuidle_set_governor "$initial"
+	bad="" h="" m="" t=""
 	echo "# idle misses, periodic 1 ms timer on CPU $(($(nproc) - 1))" \
-		"(state:usage/above/below):"
-	echo "#   horizon $h"
-	echo "#   menu $m"
-	echo "#   teo $t"
-	h=${h%% *} m=${m%% *} t=${t%% *}
-	if awk -v h="$h" -v m="$m" -v t="$t" 'BEGIN { exit !(h <= m || h <= t) }'; then
-		ktap_result OK "compare_idle_misses"
+		"(entries ratio(1/10000) state:usage/above/below):"
+	for round in 1 2 3; do
+		for gov in horizon menu teo; do
+			r=$(miss_ratio $gov) || { bad="$bad $gov:switch"; continue; }
+			echo "#   round $round $gov $r"
+			set -- $r
+			[ "$1" -ge $MISS_MIN_ENTRIES ] || bad="$bad $gov:$1-entries"
+			case $gov in
+			horizon) h="$h $2" ;;
+			menu) m="$m $2" ;;
+			teo) t="$t $2" ;;
+			esac
+		done
+	done
+	cpuidle_set_governor "$initial"
+	if [ -n "$bad" ]; then
+		ktap_result FAIL "compare_idle_misses" "rounds not counted:$bad"
+		return
+	fi
+	h=$(median $h) m=$(median $m) t=$(median $t)
+	best=$m
+	[ "$t" -ge "$best" ] || best=$t
+	diag="median idle misses: horizon $(pct "$h"), menu $(pct "$m"), teo $(pct "$t")"
+	if [ "$h" -le $((best + MISS_MARGIN)) ]; then
+		ktap_result OK "compare_idle_misses" "$diag"
 	else
-		ktap_result FAIL "compare_idle_misses" "horizon $h%, menu $m%, teo $t%"
+		ktap_result FAIL "compare_idle_misses" "$diag"
 	fi
 }
 
 test_dmesg_clean() {
-	bad=$(dmesg | grep -E 'WARNING:|BUG:|INFO: |Oops|Call Trace|KASAN' | head -5)
+	bad=$(cpuidle_splats | head -5)
 	if [ -z "$bad" ]; then
 		ktap_result OK "dmesg_clean"
 	else
