@@ -11,6 +11,8 @@ replay=$bindir/replay-hz250
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fails=0
+# The TAP stream, for the diagnostics of helpers whose output is captured.
+exec 3>&1
 
 TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
@@ -18,14 +20,43 @@ test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
 test_net_programs test_params test_new_families test_peer_origin test_peer_rows
 test_headline test_converter test_record_host_options"
 
+# result STATUS NAME: a test's one result line. Tests run in a subshell:
+# the status is left in $tmp/status for the count.
 result() {
 	n=$((n + 1))
+	echo "$1" >"$tmp/status"
 	if [ "$1" = 0 ]; then
 		echo "ok $n $2"
 	else
-		fails=$((fails + 1))
 		echo "not ok $n $2"
 	fi
+}
+
+# refuses CMD...: CMD fails with a status of its own (not killed by a
+# signal, not missing) and prints nothing; its messages are in $tmp/err.
+refuses() {
+	local rc=0
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" -gt 0 ] && [ "$rc" -lt 126 ] && [ ! -s "$tmp/out" ]
+}
+
+# decisions FILE TRACE GOVERNOR...: FILE, the output of replay -d on TRACE,
+# holds only decisions, and each GOVERNOR made at least one per idle period.
+decisions() {
+	local f=$1 periods
+	periods=$(grep -c '^idle' "$2")
+	shift 2
+	awk -v govs="$*" -v periods="$periods" '
+		/^[^ ]+ cpu[0-9]+ t=[0-9]+ sel=[0-9]+ / { n[$1]++; next }
+		{ other++ }
+		END { k = split(govs, g, " ")
+		      for (i = 1; i <= k; i++)
+			if (n[g[i]] < periods) {
+				print "# " g[i] ": " n[g[i]] + 0 " decisions, " periods " periods"
+				bad = 1
+			}
+		      if (other) { print "# " other " lines not decisions"; bad = 1 }
+		      exit bad }' "$f"
 }
 
 # field CSV GOVERNOR COLUMN: one column of one governor's row.
@@ -56,8 +87,8 @@ TBL
 test_oracle_hand() {
 	hand_table
 	echo "idle 10 t1000" >"$tmp/one.trace"
-	"$replay" "$tmp/hand.tbl" "$tmp/one.trace" >"$tmp/out.csv"
-	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 145000 ] &&
+	"$replay" "$tmp/hand.tbl" "$tmp/one.trace" >"$tmp/out.csv" &&
+		[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 145000 ] &&
 		[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 195000 ]
 	result $? oracle_hand_computed
 }
@@ -71,8 +102,8 @@ test_oracle_hand() {
 test_oracle_tick() {
 	hand_table
 	echo "idle 10 t10000" >"$tmp/ten.trace"
-	"$bindir/replay-hz1000" "$tmp/hand.tbl" "$tmp/ten.trace" >"$tmp/out.csv"
-	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 1049000 ] &&
+	"$bindir/replay-hz1000" "$tmp/hand.tbl" "$tmp/ten.trace" >"$tmp/out.csv" &&
+		[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 1049000 ] &&
 		[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 1099000 ]
 	result $? oracle_prefers_stopping_the_tick
 }
@@ -87,11 +118,11 @@ test_model_b_break_even() {
 	local bad=0
 	hand_table
 	echo "idle 10 t150" >"$tmp/be.trace"
-	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv"
+	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv" || bad=1
 	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 60000 ] || bad=1
 	[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 85000 ] || bad=1
 	echo "idle 10 t300" >"$tmp/be.trace"
-	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv"
+	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv" || bad=1
 	[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 125000 ] || bad=1
 	[ "$bad" = 0 ] || echo "# model B break-even: $(tr '\n' ' ' <"$tmp/out.csv")"
 	result $bad model_b_break_even_beyond_residency
@@ -117,28 +148,32 @@ test_malformed() {
 	)
 	for i in "${!cases[@]}"; do
 		printf 'idle 10 t500\n%s\n' "${cases[$i]}" >"$tmp/bad.trace"
-		if "$replay" "$tmp/hand.tbl" "$tmp/bad.trace" >"$tmp/out" 2>"$tmp/err" ||
-		   [ -s "$tmp/out" ] || ! grep -q 'bad.trace:2:' "$tmp/err"; then
+		if ! refuses "$replay" "$tmp/hand.tbl" "$tmp/bad.trace" ||
+		   ! grep -q 'bad.trace:2:' "$tmp/err"; then
 			echo "# accepted or unclear: '${cases[$i]}': $(cat "$tmp/err")"
 			bad=1
 		fi
 	done
 	printf 'active 1000 1000\nS1 5 10 500\n' >"$tmp/bad.tbl"
-	if "$replay" "$tmp/bad.tbl" "$tmp/one.trace" >"$tmp/out" 2>"$tmp/err" ||
-	   [ -s "$tmp/out" ] || ! grep -q 'bad.tbl:2:' "$tmp/err"; then
+	if ! refuses "$replay" "$tmp/bad.tbl" "$tmp/one.trace" ||
+	   ! grep -q 'bad.tbl:2:' "$tmp/err"; then
 		echo "# malformed table accepted or unclear: $(cat "$tmp/err")"
 		bad=1
 	fi
-	if "$replay" "$tmp/hand.tbl" "$tmp/missing.trace" 2>/dev/null; then
+	if ! refuses "$replay" "$tmp/hand.tbl" "$tmp/missing.trace"; then
+		echo "# missing trace accepted or crashed: $(cat "$tmp/err")"
 		bad=1
 	fi
 	result $bad malformed_input_rejected
 }
 
 # selections GOVERNOR TABLE TRACE: the selected index of every decision
-# after the first 20 (learning), one per line.
+# after the first 20 (learning), one per line; fails if the replay fails or
+# decides less than once per idle period.
 selections() {
-	"$replay" -d -g "$1" "$2" "$3" | tail -n +21 | sed -n 's/.* sel=\([0-9]*\) .*/\1/p'
+	"$replay" -d -g "$1" "$2" "$3" >"$tmp/sel.d" && decisions "$tmp/sel.d" "$3" "$1" >&3 ||
+		return 1
+	tail -n +21 "$tmp/sel.d" | sed -n 's/.* sel=\([0-9]*\) .*/\1/p'
 }
 
 # Purely timer-driven, timers far beyond every residency: both menu and
@@ -147,9 +182,9 @@ test_menu_teo_timer() {
 	local bad=0 g
 	for i in $(seq 200); do echo "idle 20 t20000"; done >"$tmp/timer.trace"
 	for g in menu teo; do
-		if selections $g "$top/tables/intel-client.tbl" "$tmp/timer.trace" |
-		   grep -qv '^8$'; then
-			echo "# $g left the deepest state on a pure timer trace"
+		if ! selections $g "$top/tables/intel-client.tbl" "$tmp/timer.trace" \
+			>"$tmp/sel" || grep -qv '^8$' "$tmp/sel"; then
+			echo "# $g: replay failed, or left the deepest state on a timer trace"
 			bad=1
 		fi
 	done
@@ -159,10 +194,12 @@ test_menu_teo_timer() {
 # settles GOVERNOR TRACE WANT: after learning, the governor never goes
 # deeper than state WANT and picks it in at least 3 decisions out of 4.
 settles() {
-	selections "$1" "$top/tables/intel-client.tbl" "$2" | awk -v want="$3" '
+	selections "$1" "$top/tables/intel-client.tbl" "$2" >"$tmp/sel" || return 1
+	awk -v want="$3" '
 		$1 > want { deeper++ } $1 == want { hit++ }
-		END { if (deeper || hit * 4 < NR * 3) {
-			print "# " deeper + 0 " deeper, " hit + 0 " of " NR " at " want; exit 1 } }'
+		END { if (!NR || deeper || hit * 4 < NR * 3) {
+			print "# " deeper + 0 " deeper, " hit + 0 " of " NR " at " want
+			exit 1 } }' "$tmp/sel"
 }
 
 # Non-timer wakeups 50 us after entry with timers 20 ms away: both must
@@ -188,8 +225,8 @@ test_menu_repeating() {
 test_tick_retained() {
 	echo "idle 10 i3000 t3500" >"$tmp/tick.trace"
 	"$bindir/replay-hz1000" -d -g menu "$top/tables/intel-client.tbl" \
-		"$tmp/tick.trace" >"$tmp/d"
-	[ "$(grep -c ' tick' "$tmp/d")" -ge 2 ] && [ "$(wc -l <"$tmp/d")" -ge 3 ]
+		"$tmp/tick.trace" >"$tmp/d" && decisions "$tmp/d" "$tmp/tick.trace" menu &&
+		[ "$(grep -c ' tick' "$tmp/d")" -ge 2 ] && [ "$(wc -l <"$tmp/d")" -ge 3 ]
 	result $? retained_tick_wakes_and_reselects
 }
 
@@ -199,9 +236,9 @@ test_latency_req() {
 		echo "latency_req 0"
 		for i in $(seq 50); do echo "idle 20 t20000"; done
 	} >"$tmp/lat.trace"
-	"$replay" -d "$top/tables/intel-client.tbl" "$tmp/lat.trace" |
-		sed -n 's/.* sel=\([0-9]*\) .*/\1/p' | sort -u >"$tmp/sel"
-	[ "$(cat "$tmp/sel")" = 0 ]
+	"$replay" -d "$top/tables/intel-client.tbl" "$tmp/lat.trace" >"$tmp/d" &&
+		decisions "$tmp/d" "$tmp/lat.trace" menu teo horizon &&
+		[ "$(sed -n 's/.* sel=\([0-9]*\) .*/\1/p' "$tmp/d" | sort -u)" = 0 ]
 	result $? latency_limit_respected
 }
 
@@ -209,8 +246,9 @@ test_latency_req() {
 # of at least 10 us (C1E, 20 us, on intel-client) bounds it.
 test_poll_limit() {
 	{ echo "latency_req 0"; echo "idle 20 t20000"; } >"$tmp/poll.trace"
-	"$replay" -d -g menu "$top/tables/intel-client.tbl" "$tmp/poll.trace" | head -1 >"$tmp/d"
-	grep -q 'sel=0 .*wake=+20000 poll' "$tmp/d"
+	"$replay" -d -g menu "$top/tables/intel-client.tbl" "$tmp/poll.trace" >"$tmp/d" &&
+		decisions "$tmp/d" "$tmp/poll.trace" menu &&
+		head -1 "$tmp/d" | grep -q 'sel=0 .*wake=+20000 poll'
 	result $? poll_time_limit
 }
 
@@ -221,10 +259,11 @@ test_poll_limit() {
 # them, and the state after a net must be deeper than the one before; with
 # safety_net=0, and under menu and teo, no net may fire.
 test_safety_net() {
-	local bad=0 i ev=""
+	local bad=0 i g ev=""
 	for i in $(seq 20); do ev="$ev iq$((10000 + 30 * i))"; done
 	for i in $(seq 100); do echo "idle 20$ev t30000"; done >"$tmp/net.trace"
-	"$replay" -d -g horizon "$top/tables/intel-client.tbl" "$tmp/net.trace" >"$tmp/d"
+	"$replay" -d -g horizon "$top/tables/intel-client.tbl" "$tmp/net.trace" >"$tmp/d" &&
+		decisions "$tmp/d" "$tmp/net.trace" horizon || bad=1
 	awk '{ match($0, /sel=[0-9]+/); sel = substr($0, RSTART + 4, RLENGTH - 4) + 0 }
 	     want { if (sel > prev) deeper++; want = 0 }
 	     $NF == "net" {
@@ -238,10 +277,12 @@ test_safety_net() {
 				", deeper after " deeper + 0
 			exit 1 } }' "$tmp/d" || bad=1
 	for i in "-g horizon -p safety_net=0" "-g menu" "-g teo"; do
+		g=${i#-g }
 		# shellcheck disable=SC2086
-		if "$replay" -d $i "$top/tables/intel-client.tbl" "$tmp/net.trace" |
-		   grep -q ' net$'; then
-			echo "# a net fired with $i"
+		if ! "$replay" -d $i "$top/tables/intel-client.tbl" "$tmp/net.trace" \
+			>"$tmp/d" || ! decisions "$tmp/d" "$tmp/net.trace" "${g%% *}" ||
+		   grep -q ' net$' "$tmp/d"; then
+			echo "# a net fired with $i, or the replay failed"
 			bad=1
 		fi
 	done
@@ -254,10 +295,10 @@ test_safety_net() {
 # and under menu and teo, there are none.
 test_net_programs() {
 	local bad=0 g progs nets
-	"$replay" "$top/tables/intel-client.tbl" "$tmp/net.trace" >"$tmp/p.csv"
+	"$replay" "$top/tables/intel-client.tbl" "$tmp/net.trace" >"$tmp/p.csv" || bad=1
 	progs=$(field "$tmp/p.csv" horizon net_programs)
 	nets=$(field "$tmp/p.csv" horizon net_wakeups)
-	if [ "${progs:-0}" -lt "${nets:-1}" ] || [ "${nets:-0}" -lt 50 ]; then
+	if ! { [ "$progs" -ge "$nets" ] && [ "$nets" -ge 50 ]; } 2>/dev/null; then
 		echo "# horizon: ${nets:-?} nets, ${progs:-?} programmings"
 		bad=1
 	fi
@@ -266,7 +307,7 @@ test_net_programs() {
 			{ echo "# $g: net programmings"; bad=1; }
 	done
 	"$replay" -p safety_net=0 -g horizon "$top/tables/intel-client.tbl" \
-		"$tmp/net.trace" >"$tmp/p0.csv"
+		"$tmp/net.trace" >"$tmp/p0.csv" || bad=1
 	[ "$(field "$tmp/p0.csv" horizon net_programs)" = 0 ] ||
 		{ echo "# safety_net=0: net programmings"; bad=1; }
 	result $bad net_programs_counted
@@ -278,8 +319,8 @@ test_params() {
 	hand_table
 	echo "idle 10 t1000" >"$tmp/one.trace"
 	for p in bogus=1 safety_net=2 safety_net safety_net=; do
-		if "$replay" -p "$p" "$tmp/hand.tbl" "$tmp/one.trace" >"$tmp/out" 2>"$tmp/err" ||
-		   [ -s "$tmp/out" ] || ! grep -q -- "-p $p:" "$tmp/err"; then
+		if ! refuses "$replay" -p "$p" "$tmp/hand.tbl" "$tmp/one.trace" ||
+		   ! grep -q -- "-p $p:" "$tmp/err"; then
 			echo "# -p $p accepted or unclear: $(cat "$tmp/err")"
 			bad=1
 		fi
@@ -312,18 +353,41 @@ test_deterministic_traces() {
 	result $? traces_reproducible
 }
 
+# bounded CSV WHAT: in CSV, the replay of WHAT, no governor beats the
+# oracle, each ratio is the energy over the oracle's, and the oracle, menu,
+# teo and horizon all have their row.
+bounded() {
+	awk -F, -v t="$2" '
+		function off(r, e, o) { return o <= 0 || r - e / o > 1e-4 || e / o - r > 1e-4 }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+			  if (!c["ratio_a"] || !c["ratio_b"] || !c["energy_a_nj"] ||
+			      !c["energy_b_nj"]) { print "# columns: " $0; bad = 1; exit }
+			  next }
+		$1 == "oracle" { oa = $c["energy_a_nj"]; ob = $c["energy_b_nj"] }
+		{ seen[$1] = 1 }
+		off($c["ratio_a"], $c["energy_a_nj"], oa) ||
+		off($c["ratio_b"], $c["energy_b_nj"], ob) {
+			print "# " $1 ": ratios not its energies over the oracle'"'"'s on " t
+			bad = 1
+		}
+		$c["ratio_a"] < 0.9999 || $c["ratio_b"] < 0.9999 {
+			print "# " $1 " below the oracle on " t
+			bad = 1
+		}
+		END { if (!seen["oracle"] || !seen["menu"] || !seen["teo"] || !seen["horizon"]) {
+			print "# rows missing on " t; bad = 1 }
+		      exit bad }' "$1"
+}
+
 # On every generated family and table, no governor beats the oracle.
 test_lower_bound() {
 	local bad=0 t tb
 	python3 "$top/gen_traces.py" "$tmp/lb" 300 || bad=1
 	for t in "$tmp"/lb/*.trace; do
 		for tb in "$top"/tables/*.tbl; do
-			"$replay" "$tb" "$t" | awk -F, -v t="$t" '
-				NR > 1 && ($6 < 0.9999 || $7 < 0.9999) {
-					print "# " $1 " below the oracle on " t
-					bad = 1
-				}
-				END { exit bad }' || bad=1
+			"$replay" "$tb" "$t" >"$tmp/lb.csv" ||
+				{ echo "# replay failed on $t, ${tb##*/}"; bad=1; continue; }
+			bounded "$tmp/lb.csv" "$t, ${tb##*/}" || bad=1
 		done
 	done
 	result $bad oracle_is_a_lower_bound
@@ -456,7 +520,7 @@ test_headline() {
 # and CPU 1 (no idle period) are left out with a warning. The replay takes the result. Malformed
 # input, and input without idle periods, are errors naming the problem.
 test_converter() {
-	local bad=0
+	local bad=0 g
 	python3 "$top/ftrace2trace.py" "$here/host-sample.ftrace" >"$tmp/c.trace" 2>"$tmp/err" ||
 		bad=1
 	printf 'cpu 0\nidle 98 kq8020 i9500 tq10601\nidle 88 t1010\nidle 1 i100\n' >"$tmp/c.want"
@@ -464,7 +528,11 @@ test_converter() {
 	grep -q 'CPU 70 left out' "$tmp/err" || { echo "# no warning for CPU 70"; bad=1; }
 	grep -q 'CPU 1 left out: no complete idle period' "$tmp/err" ||
 		{ echo "# no warning for CPU 1"; bad=1; }
-	"$replay" "$top/tables/intel-client.tbl" "$tmp/c.trace" >/dev/null || bad=1
+	"$replay" "$top/tables/intel-client.tbl" "$tmp/c.trace" >"$tmp/c.csv" || bad=1
+	for g in menu teo horizon; do
+		[ "$(field "$tmp/c.csv" $g entries)" -ge "$(grep -c '^idle' "$tmp/c.trace")" ] \
+			2>/dev/null || { echo "# the replay of the result: no $g row"; bad=1; }
+	done
 	{ head -12 "$here/host-sample.ftrace"; echo "garbage here"; } >"$tmp/bad.ftrace"
 	if python3 "$top/ftrace2trace.py" "$tmp/bad.ftrace" >"$tmp/out" 2>"$tmp/err" ||
 	   ! grep -q 'line 13: not an ftrace event line' "$tmp/err"; then
@@ -500,7 +568,15 @@ set -- $TESTS
 echo "TAP version 13"
 echo "1..$#"
 for t in $TESTS; do
-	$t
+	# A test that aborts (an unset variable, an exit) still gets its result.
+	rm -f "$tmp/status"
+	($t)
+	n=$((n + 1))
+	if [ ! -s "$tmp/status" ]; then
+		echo "# $t aborted"
+		echo "not ok $n $t"
+	fi
+	[ "$(cat "$tmp/status" 2>/dev/null)" = 0 ] || fails=$((fails + 1))
 done
 echo "# Totals: pass:$((n - fails)) fail:$fails"
 [ "$fails" = 0 ]
