@@ -38,6 +38,7 @@ usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w idle|mix|cmd] [-t SECONDS]
   -G  microseconds between two round trips (default 2000)
   -s  seconds to let a governor settle before each run (default 1)
   -o  directory for the CSV files and the plot (default ./cpuidle-ab-DATE)
+  -h  this help (also --help)
 Environment: CPUIDLE_AB_NET_EVENT (default timer:tick_idle_net),
 CPUIDLE_LOAD, SYSROOT (a fake root of /sys and /proc, for tests).
 EOF
@@ -70,9 +71,31 @@ is_secs() {
 	[ ${#1} -le 12 ]
 }
 
+# getopts knows no long option: look for --help where getopts looks for
+# options, that is, up to "--" or the first operand, past option values.
+optstring=g:r:w:t:L:n:G:s:o:h
+value=0
+for a; do
+	if [ "$value" = 1 ]; then
+		value=0
+		continue
+	fi
+	case "$a" in
+	--help) usage; exit 0 ;;
+	- | --) break ;;
+	--*) bad "unknown option $a" ;;
+	-?)
+		case "$optstring" in
+		*"${a#-}:"*) value=1 ;;
+		esac ;;
+	-*) ;;
+	*) break ;;
+	esac
+done
+
 governors="horizon menu teo" rounds=3 workload='' secs=10
 load=${CPUIDLE_LOAD:-} pings=500 gap_us=2000 settle=1 outdir=
-while getopts ":g:r:w:t:L:n:G:s:o:h" opt; do
+while getopts ":$optstring" opt; do
 	case "$opt" in
 	g) governors=$(echo "$OPTARG" | tr ',' ' ') ;;
 	r) rounds=$OPTARG ;;

@@ -4,42 +4,40 @@
 # Tests of cpuidle-ab: its arithmetic and parsing, and whole runs on a fake
 # /sys and /proc (SYSROOT) whose files are plain files, so that neither
 # root nor a cpuidle driver nor RAPL is needed. Every test runs under sh
-# and, when it is installed, under busybox sh (whose awk lacks the math
-# functions). Prints "ok N NAME" or "not ok N NAME" per check, then
-# "N passed, N failed"; writes "PASSED FAILED" to COUNTFILE if given.
+# and under busybox sh (whose awk lacks the math functions; busybox is
+# what the guest of `make run` runs the tool with, and a dependency of the
+# project: without it, its half of the checks fails). Prints TAP: the
+# plan "1..N" first, then "ok N NAME", "ok N NAME # SKIP WHY" or
+# "not ok N NAME" per check; a check not made (a test that returned early,
+# a shell that stopped) is a failure. Then "N passed, N failed, N skipped";
+# writes "PASSED FAILED" to COUNTFILE and the number skipped to
+# COUNTFILE.skip if given.
 #
 # Usage: run_tests.sh [COUNTFILE]
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 tool=$top/cpuidle-ab.sh
-
-if [ "${1:-}" != --in-shell ]; then
-	out=$(mktemp)
-	for shell in sh "busybox sh"; do
-		# shellcheck disable=SC2086
-		command -v ${shell%% *} >/dev/null 2>&1 || continue
-		# shellcheck disable=SC2086
-		$shell "$0" --in-shell "$shell" 2>&1 | tee -a "$out"
-	done
-	passed=$(grep -c '^ok ' "$out")
-	failed=$(grep -c '^not ok ' "$out")
-	rm -f "$out"
-	[ "$passed" -gt 0 ] || failed=$((failed + 1))
-	echo "$passed passed, $failed failed"
-	[ -z "${1:-}" ] || echo "$passed $failed" >"$1"
-	[ "$failed" = 0 ]
-	exit
-fi
-
-# In one shell ($2 names it): source the library, run every test.
-label=$2
-AB_SH=$2
 # shellcheck source=../cpuidle-ab-lib.sh
 . "$top/cpuidle-ab-lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+
+usage() {
+	cat <<EOF
+usage: ${0##*/} [COUNTFILE]
+Runs the tests of cpuidle-ab.sh under sh and busybox sh; writes "PASSED
+FAILED" to COUNTFILE and the number of skipped checks to COUNTFILE.skip.
+  -h  this help (also --help)
+EOF
+}
+
+# planned TEST N: TEST is run, in the order of these lines, and makes N
+# checks on every path; a check that cannot be made here is a skip (see
+# skip), never left out.
+tests='' plan=0
+planned() {
+	tests="$tests $1:$2"
+	plan=$((plan + $2))
+}
 
 # check NAME GOT WANT: ok if the two strings are equal.
 check() {
@@ -62,6 +60,16 @@ has() {
 	fi
 }
 
+# skip WHY NAME...: the checks NAME cannot be made here; a skip each.
+skip() {
+	skip_why=$1
+	shift
+	for skip_name; do
+		n=$((n + 1))
+		echo "ok $n $label: $skip_name # SKIP $skip_why"
+	done
+}
+
 # hasnot NAME FILE PATTERN: ok if no line of FILE matches.
 hasnot() {
 	if grep -q -- "$3" "$2"; then
@@ -77,6 +85,7 @@ csv() {
 		'$1 == r && $2 == g && $3 == m { print $4 }' "$1"
 }
 
+planned test_wrap 3
 test_wrap() {
 	check wrap_none "$(ab_wrap_delta 1000 251000 262143328850)" 250000
 	# 850 uJ up to the maximum, 1 to get back to 0, then 500.
@@ -84,6 +93,7 @@ test_wrap() {
 	check wrap_no_max "$(ab_wrap_delta 500 400 0)" -100
 }
 
+planned test_schedule 2
 test_schedule() {
 	check interleave_order "$(ab_schedule 2 horizon menu teo | tr '\n' ,)" \
 		"1 horizon,1 menu,1 teo,2 horizon,2 menu,2 teo,"
@@ -91,11 +101,13 @@ test_schedule() {
 		"1 menu,2 menu,3 menu,"
 }
 
+planned test_cpu_list 2
 test_cpu_list() {
 	check cpu_list_ranges "$(ab_cpu_list 0-3,8,10-11)" "0 1 2 3 8 10 11"
 	check cpu_list_one "$(ab_cpu_list 5)" 5
 }
 
+planned test_percentiles 4
 test_percentiles() {
 	check percentiles_100 \
 		"$(seq 1 100 | sort -r | ab_percentiles 50 90 99)" "50 90 99"
@@ -104,6 +116,7 @@ test_percentiles() {
 	check percentiles_none "$(ab_percentiles 50 99 </dev/null)" "- -"
 }
 
+planned test_stats 2
 test_stats() {
 	check mean_spread "$(printf 'a 1\na 2\nb 5\na 3\na 4\n' | ab_stats)" \
 		"a 4 2.500000 1.290994
@@ -114,6 +127,7 @@ b 1 5.000000 0.000000"
 		"x 2 1000000002.000000 1.414214"
 }
 
+planned test_rtt_us 2
 test_rtt_us() {
 	check rtt_us "$(printf '100.999990 101.000010\n7.000001 7.000101\n' |
 		ab_rtt_us | tr '\n' ' ')" "20 100 "
@@ -165,7 +179,8 @@ mkfake() {
 # The workload of the whole runs: log the governor, then move every
 # counter by a known amount: state1 on each CPU usage +10, time +1000,
 # above +1, below +2; package +5 J (wrapping), core +2 J; LOC +100 each.
-cat >"$tmp/bump.sh" <<'EOF'
+mkbump() {
+	cat >"$tmp/bump.sh" <<'EOF'
 f=$1
 c=$f/sys/devices/system/cpu
 cat "$c/cpuidle/current_governor" >>"$f/order.log"
@@ -183,7 +198,9 @@ add "$p/intel-rapl:0:0/energy_uj" 2000000
 awk '$1 == "LOC:" { $2 += 100; $3 += 100 } { print }' "$f/proc/interrupts" \
 	>"$f/proc/i" && mv "$f/proc/i" "$f/proc/interrupts"
 EOF
+}
 
+planned test_snapshot_delta 13
 test_snapshot_delta() {
 	mkfake "$tmp/f1"
 	SYSROOT=$tmp/f1
@@ -217,6 +234,7 @@ state1 C1_deep"
 	check delta_loc "$(v loc_per_s)" 100.000000
 }
 
+planned test_net_stats 3
 test_net_stats() {
 	cat >"$tmp/trace" <<'EOF'
 # tracer: nop
@@ -238,6 +256,7 @@ EOF
 	check nets_other_event "$(ab_net_stats timer:tick_idle_net <"$tmp/trace2")" "0 0"
 }
 
+planned test_report 8
 test_report() {
 	printf '%s\n' "1 menu secs 2" "1 menu miss_pct 1" "1 teo miss_pct 3" \
 		"2 menu secs 2" "2 menu miss_pct 2" "2 teo miss_pct 5" \
@@ -272,6 +291,7 @@ gov_of() {
 	cat "$1/sys/devices/system/cpu/cpuidle/current_governor"
 }
 
+planned test_run 11
 test_run() {
 	f=$tmp/f2
 	mkfake "$f"
@@ -293,6 +313,7 @@ test_run() {
 	hasnot run_no_rapl_line "$tmp/out" "^RAPL: not available"
 }
 
+planned test_missing 10
 test_missing() {
 	f=$tmp/f3
 	mkfake "$f"
@@ -319,12 +340,13 @@ test_missing() {
 	has none_available_error "$tmp/out" "none of the governors (horizon)"
 }
 
+planned test_bad_options 16
 test_bad_options() {
 	f=$tmp/f4
 	mkfake "$f"
 	for args in "-r 0" "-r x" "-t -1" "-t 1.2.3" "-n x" "-G 0" "-g menu,menu" \
 		    "-g me/nu" "-w busy" "-w cmd" "-w idle -- true" "-x" \
-		    "-w mix -L $tmp/none"; do
+		    --bogus "-w idle -- --help" "-w mix -L $tmp/none"; do
 		# shellcheck disable=SC2086
 		run_ab "$f" $args -o "$tmp/o4"
 		made=$([ -e "$tmp/o4" ] && echo "$tmp/o4 made")
@@ -333,6 +355,30 @@ test_bad_options() {
 	has bad_option_message "$tmp/out" "mix needs cpuidle_load\|is not an executable"
 }
 
+# The usage on -h and on --help wherever getopts takes an option: on
+# stdout, exit status 0, nothing changed. The runner's too.
+planned test_help 5
+test_help() {
+	f=$tmp/f11
+	mkfake "$f"
+	for args in -h --help "-g menu --help"; do
+		# shellcheck disable=SC2086
+		SYSROOT=$f $AB_SH "$tool" $args -o "$tmp/o11" >"$tmp/out" 2>"$tmp/err"
+		got="$? $(head -n 1 "$tmp/out" | cut -d' ' -f1-2) $(gov_of "$f")"
+		[ ! -s "$tmp/err" ] || got="$got, stderr: $(head -n 1 "$tmp/err")"
+		[ ! -e "$tmp/o11" ] || got="$got, $tmp/o11 made"
+		check "help '$args'" "$got" "0 usage: cpuidle-ab.sh teo"
+	done
+	run_ab "$f" -g menu --bogus=1 -o "$tmp/o11"
+	check unknown_long_option "$ab_rc $(head -n 1 "$tmp/out")" \
+		"2 cpuidle-ab: unknown option --bogus=1"
+	# shellcheck disable=SC2086
+	$AB_SH "$here/run_tests.sh" --help >"$tmp/out" 2>&1
+	check runner_help "$? $(head -n 1 "$tmp/out")" \
+		"0 usage: run_tests.sh [COUNTFILE]"
+}
+
+planned test_mix 1
 test_mix() {
 	f=$tmp/f5
 	mkfake "$f"
@@ -343,6 +389,7 @@ test_mix() {
 	check mix_args "$ab_rc $(tr '\n' , <"$tmp/load.log")" "0 mix 250,mix 250,"
 }
 
+planned test_workload_fails 2
 test_workload_fails() {
 	f=$tmp/f6
 	mkfake "$f"
@@ -353,8 +400,13 @@ test_workload_fails() {
 
 # The governor file refuses writes (a read-only /proc/sys file): an error,
 # and nothing left changed.
+planned test_cannot_select 2
 test_cannot_select() {
-	[ -r /proc/sys/kernel/osrelease ] || return 0
+	if [ ! -r /proc/sys/kernel/osrelease ]; then
+		skip "no /proc/sys/kernel/osrelease" cannot_select_status \
+			cannot_select_message
+		return
+	fi
 	f=$tmp/f7
 	mkfake "$f"
 	ln -sf /proc/sys/kernel/osrelease "$f/sys/devices/system/cpu/cpuidle/current_governor"
@@ -373,6 +425,7 @@ wait_gov() {
 }
 
 # A signal in the middle of a run: the governor is restored, at once.
+planned test_signal 4
 test_signal() {
 	f=$tmp/f8
 	mkfake "$f"
@@ -389,7 +442,7 @@ test_signal() {
 	check term_at_once "$(($(date +%s) - t0 < 10))" 1
 	# Ctrl-C: SIGINT, which a background job ignores unless reset.
 	if ! /usr/bin/env --default-signal=INT true 2>/dev/null; then
-		check "int_restores # SKIP no env --default-signal" 0 0
+		skip "no env --default-signal" int_restores int_restored_line
 		return
 	fi
 	# shellcheck disable=SC2086
@@ -405,9 +458,11 @@ test_signal() {
 }
 
 # Not root: the run stops before changing anything.
+planned test_not_root 3
 test_not_root() {
 	if [ "$(id -u)" != 0 ] || [ ! -x /usr/bin/setpriv ]; then
-		check "not_root # SKIP needs root and util-linux setpriv" 0 0
+		skip "needs root and util-linux setpriv" not_root_status \
+			not_root_line not_root_error
 		return
 	fi
 	f=$tmp/f9
@@ -423,9 +478,10 @@ test_not_root() {
 }
 
 # The ping-pong, on the real CPUs 0 and 1.
+planned test_rtt 2
 test_rtt() {
 	if [ "$(ab_cpu_list "$(cat /sys/devices/system/cpu/online)" | wc -w)" -lt 2 ]; then
-		check "rtt # SKIP one CPU" 0 0
+		skip "one CPU" rtt_measured rtt_table
 		return
 	fi
 	f=$tmp/f10
@@ -438,9 +494,83 @@ test_rtt() {
 	has rtt_table "$tmp/out" "^wakeup rtt p50 us  *[0-9]"
 }
 
-for t in test_wrap test_schedule test_cpu_list test_percentiles test_stats \
-	 test_rtt_us test_snapshot_delta test_net_stats test_report test_run \
-	 test_missing test_bad_options test_mix test_workload_fails \
-	 test_cannot_select test_signal test_not_root test_rtt; do
-	$t
+# In one shell ($2 names it), its first check numbered $3: every test.
+if [ "${1:-}" = --in-shell ]; then
+	label=$2
+	AB_SH=$2
+	n=$((${3:-1} - 1))
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	mkbump
+	for plan_t in $tests; do
+		plan_want=${plan_t#*:}
+		plan_t=${plan_t%:*}
+		plan_from=$n
+		$plan_t
+		plan_made=$((n - plan_from))
+		while [ "$plan_made" -lt "$plan_want" ]; do
+			plan_made=$((plan_made + 1))
+			n=$((n + 1))
+			echo "not ok $n $label: $plan_t: check $plan_made of" \
+				"$plan_want not made"
+		done
+		[ "$plan_made" = "$plan_want" ] ||
+			echo "# $label: $plan_t: $plan_made checks, planned $plan_want"
+	done
+	exit 0
+fi
+
+case "${1:-}" in
+-h | --help)
+	usage
+	exit 0 ;;
+-?*)
+	echo "${0##*/}: unknown option $1" >&2
+	usage >&2
+	exit 2 ;;
+esac
+if [ $# -gt 1 ]; then
+	usage >&2
+	exit 2
+fi
+countfile=${1:-}
+
+# The plan: every test, under each shell. A shell that is missing or stops
+# early leaves results missing: each is a failure.
+set -- sh "busybox sh"
+total=$(($# * plan))
+echo "1..$total"
+out=$(mktemp) || exit 1
+first=1
+for shell; do
+	# shellcheck disable=SC2086
+	if command -v ${shell%% *} >/dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		$shell "$0" --in-shell "$shell" "$first" 2>&1 | tee -a "$out"
+	else
+		echo "# $shell: ${shell%% *} not found: install it (Debian:" \
+			"busybox-static, see infra/deps.sh)"
+	fi
+	first=$((first + plan))
 done
+skipped=$(grep -c '^ok [0-9]* .*# SKIP' "$out")
+passed=$(($(grep -c '^ok [0-9]* ' "$out") - skipped))
+failed=$(grep -c '^not ok [0-9]* ' "$out")
+rm -f "$out"
+made=$((passed + failed + skipped))
+if [ "$made" -lt "$total" ]; then
+	echo "# $((total - made)) of the $total planned results missing:" \
+		"counted as failed"
+	failed=$((failed + total - made))
+elif [ "$made" -gt "$total" ]; then
+	echo "# $made results, more than the $total planned: a planned line" \
+		"is wrong; counted as one failure"
+	failed=$((failed + 1))
+fi
+[ "$total" -gt 0 ] || failed=$((failed + 1))
+echo "$passed passed, $failed failed, $skipped skipped"
+if [ -n "$countfile" ]; then
+	echo "$passed $failed" >"$countfile"
+	echo "$skipped" >"$countfile.skip"
+fi
+[ "$failed" = 0 ]
