@@ -54,50 +54,52 @@ tally() {
 	fi
 }
 
+# tally_is NAME STATUS COUNTS TEXT LINE...: one check of tally on a fake
+# output of LINE... (TEXT empty: any output).
+tally_is() {
+	local name=$1 st=$2 counts=$3 text=$4 d
+	shift 4
+	out "$@"
+	d=$(tally "$st" "$counts" "$text")
+	check "guest_tally: $name" $? "$d"
+}
+
 test_tally_pass() {
-	out "TAP version 13" "1..2" "ok 1 a" "ok 2 b # SKIP no b" "${LOG_OK[@]}" \
-		"HORIZON-END rc=0"
-	d=$(tally 0 "2 0 1")
-	check "guest_tally: all held" $? "$d"
+	tally_is "all held" 0 "2 0 1" "" "TAP version 13" "1..2" "ok 1 a" \
+		"ok 2 b # SKIP no b" "${LOG_OK[@]}" "HORIZON-END rc=0"
 }
 
 test_tally_failed_test() {
-	out "TAP version 13" "1..3" "ok 1 a" "not ok 2 net_idle_accounting" "ok 3 c" \
-		"${LOG_OK[@]}" "HORIZON-END rc=1"
-	d=$(tally 1 "3 1 0" "failed: net_idle_accounting$")
-	check "guest_tally: a failed test fails, named last" $? "$d"
+	tally_is "a failed test fails, named last" 1 "3 1 0" \
+		"failed: net_idle_accounting$" "TAP version 13" "1..3" "ok 1 a" \
+		"not ok 2 net_idle_accounting" "ok 3 c" "${LOG_OK[@]}" "HORIZON-END rc=1"
 }
 
 test_tally_bad_exit() {
-	out "TAP version 13" "1..1" "ok 1 a" "${LOG_OK[@]}" "HORIZON-END rc=2"
-	d=$(tally 1 "2 1 0" "exited 2")
-	check "guest_tally: a job that exits non-zero fails" $? "$d"
+	tally_is "a job that exits non-zero fails" 1 "2 1 0" "exited 2" \
+		"TAP version 13" "1..1" "ok 1 a" "${LOG_OK[@]}" "HORIZON-END rc=2"
 }
 
 test_tally_no_end() {
-	out "TAP version 13" "1..1" "ok 1 a"
-	d=$(tally 1 "1 1 0" "never reported")
-	check "guest_tally: a job that never ended fails" $? "$d"
+	tally_is "a job that never ended fails" 1 "1 1 0" "never reported" \
+		"TAP version 13" "1..1" "ok 1 a"
 }
 
 test_tally_missing() {
-	out "TAP version 13" "1..3" "ok 1 a" "${LOG_OK[@]}" "HORIZON-END rc=0"
-	d=$(tally 1 "2 2 0" "2 results missing")
-	check "guest_tally: results missing from a plan fail" $? "$d"
+	tally_is "results missing from a plan fail" 1 "2 2 0" "2 results missing" \
+		"TAP version 13" "1..3" "ok 1 a" "${LOG_OK[@]}" "HORIZON-END rc=0"
 }
 
 test_tally_kernel_log() {
-	out "TAP version 13" "1..1" "ok 1 a" "TAP version 13" "1..1" \
+	tally_is "a splat in the kernel log fails" 1 "1 1 0" "failed: kernel_log_clean$" \
+		"TAP version 13" "1..1" "ok 1 a" "TAP version 13" "1..1" \
 		"# WARNING: CPU: 3 PID: 0 at kernel/time/tick-sched.c:1 x" \
 		"not ok 1 kernel_log_clean" "HORIZON-END rc=1"
-	d=$(tally 1 "1 1 0" "failed: kernel_log_clean$")
-	check "guest_tally: a splat in the kernel log fails" $? "$d"
 }
 
 test_tally_skip_all() {
-	out "TAP version 13" "1..0 # SKIP no driver" "${LOG_OK[@]}" "HORIZON-END rc=0"
-	d=$(tally 0 "1 0 1")
-	check "guest_tally: a program skipped whole is a skip" $? "$d"
+	tally_is "a program skipped whole is a skip" 0 "1 0 1" "" \
+		"TAP version 13" "1..0 # SKIP no driver" "${LOG_OK[@]}" "HORIZON-END rc=0"
 }
 
 # counted FILE-CONTENT STATUS: "passed failed" after count on it.
@@ -112,35 +114,22 @@ counted() {
 	echo "$passed $failed"
 }
 
-test_count_good() {
-	d=$(counted "5 1" 1)
-	[ "$d" = "5 1" ]
-	check "count: counts are added" $? "$d"
+# count_is NAME FILE-CONTENT STATUS WANT: one check that count makes
+# "passed failed" WANT of FILE-CONTENT and STATUS.
+count_is() {
+	local d
+	d=$(counted "$2" "$3")
+	[ "$d" = "$4" ]
+	check "count: $1" $? "$d"
 }
 
-test_count_empty() {
-	d=$(counted "0 0" 0)
-	[ "$d" = "0 1" ]
-	check "count: a suite that ran no test fails" $? "$d"
-}
-
-test_count_no_file() {
-	d=$(counted none 0)
-	[ "$d" = "0 1" ]
-	check "count: a suite that wrote no counts fails" $? "$d"
-}
-
+test_count_good() { count_is "counts are added" "5 1" 1 "5 1"; }
+test_count_empty() { count_is "a suite that ran no test fails" "0 0" 0 "0 1"; }
+test_count_no_file() { count_is "a suite that wrote no counts fails" none 0 "0 1"; }
 test_count_bad_exit() {
-	d=$(counted "7 0" 1)
-	[ "$d" = "7 1" ]
-	check "count: a suite that exits non-zero with no failure fails" $? "$d"
+	count_is "a suite that exits non-zero with no failure fails" "7 0" 1 "7 1"
 }
-
-test_count_garbage() {
-	d=$(counted "seven 0" 0)
-	[ "$d" = "0 1" ]
-	check "count: counts that are no numbers fail" $? "$d"
-}
+test_count_garbage() { count_is "counts that are no numbers fail" "seven 0" 0 "0 1"; }
 
 # qemu.sh, with no kernel to boot, must fail having removed the output of
 # an earlier run.
