@@ -7,7 +7,7 @@ export HORIZON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/horizon
 INFRA := infra
 
 .PHONY: help deps prepare kernelversion kernel kunit checkpatch selftests \
-	test run shell apply bench record selftests-all series check-series soak clean
+	test run shell apply bench record selftests-all series check-series soak mutants clean
 
 help:
 	@echo "make run            build, boot and compare horizon, menu and teo in QEMU"
@@ -25,6 +25,8 @@ help:
 	@echo "make selftests      boot and run the cpuidle kselftests"
 	@echo "make selftests-all  the kselftests once per shipped _CST preset"
 	@echo "make soak           the debug kernel (KASAN, UBSAN, lockdep) soaked SOAK_S s (300) per preset"
+	@echo "make mutants        apply small defects one at a time; each must fail a test"
+	@echo "                    (MUTANTS=\"NAME...\" for some; infra/mutants.py lists them)"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
 	@echo "make series         write the three patch series (git format-patch) to"
@@ -77,6 +79,9 @@ series: prepare
 
 check-series: prepare
 	@$(INFRA)/check-series.sh full
+
+mutants: prepare
+	@python3 $(INFRA)/mutants.py $(MUTANTS)
 
 shell: kernel
 	@$(INFRA)/qemu.sh shell
