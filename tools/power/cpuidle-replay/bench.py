@@ -43,7 +43,7 @@ PEER_GOVERNORS = ('menu', 'teo')
 COST_TRACE = 'phases'
 COST_PERIODS = 3000
 MODELS = ('a', 'b')
-# The targets of issue 13, horizon against the best peer of each figure.
+# The targets, horizon against the best peer of each figure.
 EXCESS_A_SHARE = 0.5     # E/O - 1 under model A at most half the best peer's
 MISS_SHARE = 0.75        # misses at most 0.75 of the best peer's
 FAMILY_SLACK = 0.01      # no family more than 1% worse under model A
@@ -239,7 +239,7 @@ def best(values, peers):
 
 
 def targets(by, families, cost, peers):
-    """The issue 13 targets: (holds, text) each."""
+    """The targets: (holds, text) each."""
     h = by['horizon']
     out = []
     ex = {g: eo(by[g], 'a') - 1 for g in peers + ['horizon']}
@@ -357,7 +357,7 @@ def summarise(rows, cost):
                 for t in traces}
     if 'horizon' in govs and peers:
         lines.append('')
-        lines.append('Targets of issue 13, horizon against the best peer of each figure:')
+        lines.append('Targets, horizon against the best peer of each figure:')
         res = targets(by, families, cost, peers)
         for ok, text in res:
             lines.append('  [%s] %s' % ({True: 'holds', False: 'FAILS', None: 'n/a'}[ok], text))
