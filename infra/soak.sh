@@ -37,7 +37,8 @@ for preset in $presets; do
 	out=$results/soak.out
 	cp "$out" "$results/soak-$preset.out" 2>/dev/null
 	line=$(grep '^soak: .* splats$' "$out" 2>/dev/null | tail -1)
-	if [ "$status" = 0 ] && [ -n "$line" ] && grep -q '^HORIZON-END rc=0' "$out"; then
+	# qemu.sh fails unless the job ended with rc=0 and a clean kernel log.
+	if [ "$status" = 0 ] && [ -n "$line" ]; then
 		pass=$((pass + 1))
 		echo "  ok soak $preset: ${line#soak: }"
 	else
