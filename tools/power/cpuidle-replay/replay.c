@@ -48,8 +48,8 @@
  * (reprogram the clock event for the next timer) and to restart it when the
  * idle period ends. Every programming of the stopped tick that a safety net
  * causes (arming or moving a net, going back to the timer after a net was
- * dropped or fired) costs TICK_STOP_US too: it is the same clock event
- * programming.
+ * dropped, and the tick's handler arming the timer again when a net fires)
+ * costs TICK_STOP_US too: it is the same clock event programming.
  */
 #define WAKE_US		3
 #define TICK_STOP_US	2
@@ -99,6 +99,7 @@ struct stats {
 int replay_cpu;
 static s64 now_ns, next_timer_ns, next_tick_ns;
 static unsigned long long switches[REPLAY_NR_CPUS];
+struct task_struct replay_idle_tasks[REPLAY_NR_CPUS];
 static bool tick_stopped, got_tick;
 static s64 latency_req_ns = S64_MAX;
 static u64 queries;
@@ -572,16 +573,21 @@ static void account(const struct cpuidle_driver *drv, struct cpuidle_device *dev
 
 static bool dump;
 
+/* The shortest net tick-sched applies (TICK_NOHZ_BOUND_MIN_NS). */
+#define NET_MIN_NS	(10 * US)
+
 /*
  * The stopped tick's expiry, as tick_nohz_stop_tick() programs it: the next
- * timer, or @net_ns from @now if that is earlier; a net @armed already is
- * kept if it is not later than the new one nor earlier than half of it
- * from @now.
+ * timer, or @net_ns (at least NET_MIN_NS) from @now if that is earlier; a
+ * net @armed already is kept if it is not later than the new one nor
+ * earlier than half of it from @now.
  */
 static s64 tick_bound(s64 now, s64 timer, u64 net_ns, s64 armed)
 {
 	s64 want;
 
+	if (net_ns && net_ns < NET_MIN_NS)
+		net_ns = NET_MIN_NS;
 	if (!net_ns || timer <= now || net_ns >= (u64)(timer - now))
 		return timer;
 	want = now + (s64)net_ns;
@@ -604,9 +610,9 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 {
 	const struct cpuidle_driver *drv = &t->drv;
 	s64 end = start + p->ev[p->end].at_ns;
-	/* The stopped tick's expiry if a net set it, and if a net fired. */
+	/* The stopped tick's expiry if a net set it. */
 	s64 armed = 0;
-	bool refire = false, tick_woke = false;
+	bool tick_woke = false;
 	int next = 0, m, i;
 
 	now_ns = start;
@@ -646,12 +652,9 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 			fail("%s selected invalid state %d", gov->name, idx);
 		/*
 		 * As tick_nohz_idle_stop_tick() does, a stop request is
-		 * ignored when the next timer comes before the next tick; as
-		 * the idle loop does, a net shorter than a tick does not stop
-		 * a running tick.
+		 * ignored when the next timer comes before the next tick.
 		 */
-		if (stop_tick && !tick_stopped && next_timer_ns > next_tick_ns &&
-		    (!dev->safety_net_ns || dev->safety_net_ns >= TICK_NSEC)) {
+		if (stop_tick && !tick_stopped && next_timer_ns > next_tick_ns) {
 			tick_stopped = true;
 			stopped_now = true;
 			st->tick_stops++;
@@ -663,15 +666,13 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 					      dev->safety_net_ns, armed);
 			bool bounded = want < next_timer_ns;
 
-			if (!stopped_now &&
-			    (bounded ? want != armed : armed || refire)) {
+			if (!stopped_now && (bounded ? want != armed : armed)) {
 				st->net_programs++;
 				for (m = 0; m < NR_MODELS; m++)
 					st->energy_nj[m] +=
 						active_energy(t, TICK_STOP_US, m);
 			}
 			armed = bounded ? want : 0;
-			refire = false;
 		}
 
 		wake = start + p->ev[next].at_ns;
@@ -721,9 +722,12 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 		got_tick = is_tick || is_net ||
 			   (!poll_limit && wake == start + p->ev[next].at_ns &&
 			    p->ev[next].by_tick);
+		/* The tick's handler arms the timer again. */
 		if (is_net) {
 			armed = 0;
-			refire = true;
+			st->net_programs++;
+			for (m = 0; m < NR_MODELS; m++)
+				st->energy_nj[m] += active_energy(t, TICK_STOP_US, m);
 		}
 		/* poll_idle() sets the flag; nothing else touches it. */
 		if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
@@ -778,6 +782,7 @@ static void run_governor(struct cpuidle_governor *gov, const struct table *t,
 
 	memset(st, 0, sizeof(*st));
 	memset(switches, 0, sizeof(switches));
+	memset(replay_idle_tasks, 0, sizeof(replay_idle_tasks));
 	for (c = 0; c < REPLAY_NR_CPUS; c++) {
 		memset(&devs[c], 0, sizeof(devs[c]));
 		devs[c].cpu = c;
@@ -798,6 +803,7 @@ static void run_governor(struct cpuidle_governor *gov, const struct table *t,
 					   clock[p->cpu], st) + p->busy_ns;
 		/* The CPU runs a task after the period, and comes back. */
 		switches[p->cpu] += 2;
+		replay_idle_tasks[p->cpu].nivcsw++;
 	}
 	st->queries = queries;
 }

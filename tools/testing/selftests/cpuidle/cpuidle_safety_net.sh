@@ -6,11 +6,11 @@
 # by it (the timer:tick_idle_net event marks each net programmed). Checks
 # that the net is armed and fires under horizon, that the CPU then goes
 # deeper, that nothing of it shows under menu or with
-# horizon.safety_net=N, that jiffies keep pace with the clock while nets
-# fire, and that an idle system takes no more local timer interrupts under
-# horizon than under menu. Then what the timers and nohz maintainers ask:
-# a net counts from the time it is armed (net_time_base), nets leave the
-# idle time accounting alone (net_idle_accounting, also under the net_test
+# horizon.safety_net=N, and how many more local timer interrupts an idle
+# system takes under horizon than under menu. Then what the timers and
+# nohz maintainers ask: a net counts from the time it is armed
+# (net_time_base), nets do none of the per-tick work and leave the idle
+# time accounting alone (net_idle_accounting, also under the net_test
 # governor, whose nets expire many times a jiffy), no net on a nohz_full
 # CPU (net_nohz_full), and what nets cost in tick timer programmings per
 # idle entry (net_reprogram_cost).
@@ -23,8 +23,9 @@ LOAD=$DIR/cpuidle_load
 TRACING=/sys/kernel/tracing
 PARAM=/sys/module/horizon/parameters/safety_net
 TESTS="test_param test_param_rejects test_net_fires test_net_param_off
-test_net_menu test_jiffies test_local_timer_irqs test_net_time_base
-test_net_idle_accounting test_net_nohz_full test_net_reprogram_cost"
+test_net_menu test_local_timer_irqs test_net_time_base
+test_net_idle_accounting test_net_rearm test_net_nohz_full
+test_net_reprogram_cost"
 TRACE_OUT=/tmp/cpuidle_net.trace
 NET_GAP_US=5
 
@@ -75,7 +76,8 @@ trace_start() {
 	echo >"$TRACING/trace"
 	echo mono >"$TRACING/trace_clock"
 	printf '%x\n' $((1 << $2)) >"$TRACING/tracing_cpumask"
-	for ev in timer/tick_idle_net timer/hrtimer_expire_entry \
+	for ev in timer/tick_idle_net timer/tick_idle_net_expire \
+		  timer/hrtimer_expire_entry \
 		  timer/hrtimer_start power/cpu_idle irq_vectors/local_timer_entry; do
 		[ ! -d "$TRACING/events/$ev" ] || echo 1 >"$TRACING/events/$ev/enable"
 	done
@@ -101,8 +103,9 @@ trace_ipiburst_on() {
 }
 
 # net_stats: from $TRACE_OUT, "armed fired deeper early entries programs":
-# nets armed, nets that fired (the tick's timer ran at or after the net's
-# expiry before the CPU left the state), fired nets after which the next
+# nets armed (kept ones included), nets that fired (the tick's timer ran at
+# or after the net's expiry before the CPU left the state), fired nets
+# after which the next
 # state was deeper, nets counted from a time before the CPU last left an
 # idle state (a stale base: the decision comes after that exit), idle
 # state entries, and (re)programmings of the tick's hrtimer (0 in
@@ -119,8 +122,9 @@ net_stats() {
 	/ tick_idle_net: / {
 		armed++
 		net = val("expires")
-		# Trace stamps have 1 us resolution.
-		if (left && net - val("net_ns") < left - 1000)
+		# Trace stamps have 1 us resolution.  A pending net that is kept
+		# (kept=1) was counted from the idle entry that armed it.
+		if (val("kept") != 1 && left && net - val("net_ns") < left - 1000)
 			early++
 		next
 	}
@@ -218,42 +222,19 @@ clock_and_jiffies() {
 	     $1 == "jiffies:" { print t, $2; exit }' /proc/timer_list
 }
 
-# jiffies_per_10s GOVERNOR: jiffies per 10 s of CLOCK_MONOTONIC while the
-# interrupt bursts run under GOVERNOR.
-jiffies_per_10s() {
-	cpuidle_set_governor "$1" || return 1
-	set -- $(clock_and_jiffies)
-	t0=${1:-0} j0=${2:-0}
-	"$LOAD" ipiburst "$target" 2000 || return 1
-	set -- $(clock_and_jiffies)
-	t1=${1:-0} j1=${2:-0}
-	[ "$t1" -gt "$t0" ] || return 1
-	# In units of 10 us, so that the product stays within 63 bits.
-	echo $((1000000 * (j1 - j0) / ((t1 - t0) / 10000)))
-}
-
-# Nets fire the tick's handler: jiffies must advance with the clock as
-# they do under menu, within 2%.
-test_jiffies() {
-	h=$(jiffies_per_10s horizon)
-	m=$(jiffies_per_10s menu)
-	if [ "${h:-0}" -gt 0 ] && [ "${m:-0}" -gt 0 ] &&
-	   [ $((100 * h)) -ge $((98 * m)) ] && [ $((100 * h)) -le $((102 * m)) ]; then
-		ktap_result OK "jiffies_follow_clock" \
-			"jiffies per 10 s: horizon $h, menu $m"
-	else
-		ktap_result FAIL "jiffies_follow_clock" \
-			"jiffies per 10 s: horizon ${h:-?}, menu ${m:-?}"
-	fi
-}
-
-# Local timer interrupts, over all CPUs.
+# Local timer interrupts of the CPUs whose tick the governor decides: all
+# but the timekeeper, CPU 0, when the kernel runs nohz_full CPUs (it then
+# keeps its tick, HZ interrupts a second whatever the governor).
 local_timer_irqs() {
-	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i }
-	     END { print s + 0 }' /proc/interrupts
+	awk -v skip="${nohz_full:+1}" '$1 == "LOC:" {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
+			if (!(skip && i == 2))
+				s += $i
+	}
+	END { print s + 0 }' /proc/interrupts
 }
 
-# loc_idle GOVERNOR: local timer interrupts in 3 s of an idle system.
+# loc_idle GOVERNOR: those local timer interrupts in 3 s of an idle system.
 loc_idle() {
 	cpuidle_set_governor "$1" || return 1
 	sleep 1
@@ -262,13 +243,19 @@ loc_idle() {
 	echo $(($(local_timer_irqs) - before))
 }
 
-# An idle guest takes some 20-30 local timer interrupts per second in all,
-# from timers, under either governor; rounds of 3 s of the same governor
-# differ by about 12% (standard deviation; measured 63 to 103 per round
-# with 4 vCPUs). Over six alternating rounds each, that leaves about 7% of
-# noise on the difference of the two totals: horizon passes if it takes
-# no more than menu plus 15%. A governor keeping the tick on idle CPUs
-# would take HZ per CPU and second, far beyond that.
+# An idle system takes local timer interrupts from timers under either
+# governor, and under horizon also from the nets it asks for when a
+# state deeper than the one its prediction allows would fit before the
+# next timer: a net is a wakeup, so horizon may take more than menu, and
+# this bounds how many more. Six alternating rounds of 3 s each, totals
+# compared: horizon passes with no more than menu plus LOC_MARGIN_PCT
+# percent. Measured with 4 vCPUs under TCG (nohz_full=2, CPU 0 left out,
+# 2026-12-07): 33 to 41 per round, a standard deviation of about 7% per
+# round, so about 4% on the difference of two six-round totals; horizon
+# took 228 against menu's 227. 20% is five of those deviations. A
+# governor keeping the tick on idle CPUs would take HZ per CPU and
+# second, over 20 times that.
+LOC_MARGIN_PCT=20
 test_local_timer_irqs() {
 	m=0 h=0 rounds=""
 	for round in 1 2 3 4 5 6; do
@@ -276,12 +263,11 @@ test_local_timer_irqs() {
 		rh=$(loc_idle horizon)
 		m=$((m + rm)) h=$((h + rh)) rounds="$rounds $rh/$rm"
 	done
-	if [ $((100 * h)) -le $((115 * m)) ]; then
-		ktap_result OK "local_timer_irqs_not_above_menu" \
-			"in 18 s idle: horizon $h, menu $m (rounds:$rounds)"
+	fig="in 18 s idle: horizon $h, menu $m (rounds:$rounds)"
+	if [ "$m" -gt 0 ] && [ $((100 * h)) -le $(((100 + LOC_MARGIN_PCT) * m)) ]; then
+		ktap_result OK "local_timer_irqs_within_menu_margin" "$fig"
 	else
-		ktap_result FAIL "local_timer_irqs_not_above_menu" \
-			"in 18 s idle: horizon $h, menu $m (rounds:$rounds)"
+		ktap_result FAIL "local_timer_irqs_within_menu_margin" "$fig"
 	fi
 }
 
@@ -496,6 +482,57 @@ per_1000() {
 programming_rate() {
 	set -- $(trace_ipiburst "$1" 3000)
 	echo "$(per_1000 "${6:-0}" "${5:-0}") $((${6:-0} / 3)) ${1:-0} ${2:-0}"
+}
+
+# rearm_stats: from $TRACE_OUT, "expiries rearmed": the nets that expired
+# before the stopped tick's own expiry (timer:tick_idle_net_expire, tick=0,
+# with a timer to come), and those after which the tick's hrtimer was
+# started again at that expiry before anything else of the tick's timer.
+rearm_stats() {
+	awk "$CPUIDLE_AWK_VAL"'
+	# The pending expiry is settled by the next event of the tick timer
+	# (one cut off at the end of the trace is not counted).
+	function settle(ok) {
+		if (want) {
+			expiries++
+			rearmed += ok
+		}
+		want = 0
+	}
+	/ tick_idle_net_expire: / {
+		settle(0)
+		if (val("tick") == 0 && val("unbounded") < 9e18)
+			want = val("unbounded")
+		next
+	}
+	/ hrtimer_start: .*function=tick_nohz_handler/ {
+		settle(val("expires") == want)
+		next
+	}
+	/ hrtimer_expire_entry: .*function=tick_nohz_handler/ { settle(0) }
+	END { printf "%d %d\n", expiries, rearmed }' "$TRACE_OUT"
+}
+
+# A net that expires before the stopped tick's own expiry is no tick, but
+# the tick's own expiry must stay armed (a later sleep may not reprogram
+# it): every such expiry re-arms the tick's hrtimer at the expiry without
+# the net, checked on the nets of net_test on an idle target.
+test_net_rearm() {
+	if grep -q "highres=off" /proc/cmdline; then
+		ktap_skip "net_expiry_rearms_tick" \
+			"hrtimer starts are not traced in low-resolution mode"
+		return
+	fi
+	trace_start net_test "$target" || echo "no net_test governor"
+	sleep 2
+	trace_stop
+	set -- $(rearm_stats)
+	diag="net_test, 2 s idle: ${1:-?} nets expired before the tick, ${2:-?} re-armed it"
+	if [ "${1:-0}" -gt 0 ] && [ "${2:-x}" = "$1" ]; then
+		ktap_result OK "net_expiry_rearms_tick" "$diag"
+	else
+		ktap_result FAIL "net_expiry_rearms_tick" "$diag"
+	fi
 }
 
 # Tick timer programmings per idle entry under the bursts, horizon with
