@@ -61,11 +61,19 @@
  *    an outcome if the CPU stayed in the idle loop: its time is carried
  *    over to the next period, which continues the same idle spell.  Once
  *    the CPU has left the idle loop (its context switch count moved), the
- *    spell is over and is learned as it ended.
+ *    spell is over and is learned as it ended.  The sleep length counts
+ *    from the last interrupt or idle loop entry: if it has not changed
+ *    since a polling-limit wakeup (no interrupt), the time spent polling
+ *    is taken off it.
+ *    If step 2 skipped the query, how the period ended is not known: a
+ *    period too short for any state but the shallowest is learned as an
+ *    intercept, a longer one as a timer end.
  *
- * 2. If nearly all recent wakeups were intercepts too short for any state
- *    but the shallowest, skip the sleep length query (it is not free), keep
- *    the tick and select for those short wakeups.
+ * 2. If the tick runs, no idle spell is carried over, state 0 polls, and
+ *    at least 15/16 of the recent weight are intercepts in bins that end
+ *    before RESIDENCY_THRESHOLD_NS (too short for any state but the
+ *    shallowest), skip the sleep length query (it is not free), keep the
+ *    tick and select for those short wakeups.
  *
  * 3. Query the sleep length.  Compute the expected idle duration up to it,
  *    given the time already spent idle in this spell.  If it is at least a
@@ -95,8 +103,10 @@
  *    for the expected idle duration up to the sleep length, as the timer
  *    then ends the idle period no later than a retained tick would.
  *
- * Every selection respects the PM QoS latency limit and skips disabled
- * states.  When a polling state is selected, the tick is not stopped for
+ * Every selection skips disabled states and respects the PM QoS latency
+ * limit.  If no enabled state is within the limit, the shallowest enabled
+ * state is selected; state 0 is returned disabled only if every state is
+ * disabled.  When a polling state is selected, the tick is not stopped for
  * it (the idle loop keeps a tick that was stopped already, and the
  * polling time limit then bounds the state); and a polling state is not
  * entered again right after its time limit ended an idle period: the
@@ -110,118 +120,38 @@
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
-#include <linux/kernel_stat.h>
+#include <linux/sched.h>
 #include <linux/tick.h>
 
 #include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 
 #include "gov.h"
+#include "horizon.h"
 
-/* Durations are binned in time units of 1024 ns (shift, not division). */
-#define HORIZON_UNIT_SHIFT	10
-/* Logarithmic bins: the last one starts at 2^15 units, about 33 ms. */
-#define HORIZON_BINS		16
-/* The weight one observation adds to its bin. */
-#define HORIZON_WEIGHT		1024
-/*
- * Every HORIZON_DECAY_EVERY observations decay every bin by
- * 1/2^HORIZON_DECAY_SHIFT: about 1/16 an observation, for a quarter of the
- * work.
- */
-#define HORIZON_DECAY_EVERY	4
-#define HORIZON_DECAY_SHIFT	2
-/*
- * So no bin weighs more than the fixed point of w = 3/4 w + 4 * 1024, 2^14:
- * 16 bits hold it, and the decay works on four bins at a time in a u64.
- */
-#define HORIZON_WEIGHT_MAX	(HORIZON_DECAY_EVERY * HORIZON_WEIGHT << \
-				 HORIZON_DECAY_SHIFT)
-/* Fixed-point one for probabilities. */
-#define HORIZON_ONE_SHIFT	16
-#define HORIZON_ONE		BIT_ULL(HORIZON_ONE_SHIFT)
-/* Step 2: skip the query if this many sixteenths of the weight are short. */
-#define HORIZON_SHORT_16THS	15
-/*
- * A wakeup within this of the sleep length was the timer's: the time the
- * idle entry takes before the state is entered (the sleep length counts
- * from the idle entry, the residency from the state entry), with room for
- * a slow CPU. An intercept closer to the timer than this, plus the time
- * actually spent leaving the state, counts as a timer end.
- */
-#define HORIZON_TIMER_SLACK_NS	(25 * NSEC_PER_USEC)
-/* An idle spell carried over safety-net wakeups is capped at this. */
-#define HORIZON_SPELL_MAX_NS	((s64)NSEC_PER_SEC)
-/* Bins with less weight than this (decay residues) are left out. */
-#define HORIZON_MIN_SEEN	(HORIZON_WEIGHT / 8)
-/* Expectations are computed up to 2^40 ns (18 min): no overflow in u64. */
-#define HORIZON_LIMIT_MAX_NS	((s64)1 << 40)
-/*
- * A target residency is the break-even time of a state only if leaving it
- * costs nothing; it costs the exit latency at active power. A state is
- * taken to pay off beyond its target residency plus a quarter of its exit
- * latency: in the replay benchmark this costs 0.1% of energy where target
- * residencies are exact break-evens and saves 3.5% where each visit pays
- * its exit latency (a half or a whole exit latency save more there, but
- * cost 0.4% and 1.9% where residencies are exact, and idle misses).
- */
-#define HORIZON_EXIT_MARGIN(lat)	((lat) / 4)
-/* The shortest safety net worth a wakeup. */
-#define HORIZON_NET_MIN_NS	RESIDENCY_THRESHOLD_NS
-/* Survival below this (a 9/16 majority ended) caps the expectation. */
-#define HORIZON_MAJORITY_LEFT	(HORIZON_ONE * 7 / 16)
-
-static bool safety_net = true;
-module_param(safety_net, bool, 0644);
+VISIBLE_IF_KUNIT bool horizon_safety_net = true;
+EXPORT_SYMBOL_IF_KUNIT(horizon_safety_net);
+module_param_named(safety_net, horizon_safety_net, bool, 0644);
 MODULE_PARM_DESC(safety_net,
 		 "Safety-net wakeups for the CPU idle with the tick stopped (default: Y)");
 
 /* Four 16-bit bins in a u64. */
 #define HORIZON_LANES		0x0001000100010001ULL
 
-/**
- * struct horizon_cpu - Per-CPU statistics of the horizon governor.
- * @intercepts: Decayed weight of the intercepts that ended in each bin.
- * @timer_ends: Decayed weight of the idle spells ended by a timer in each
- *	bin (censored observations of the intercept time).
- * @lanes: @intercepts and @timer_ends, four at a time.
- * @intercept_mean: Weighted mean duration, in nanoseconds, of the
- *	intercepts in each bin.
- * @total: Sum of @intercepts and @timer_ends over all bins.
- * @learned: Number of observations, modulo 256.
- * @sleep_length_ns: Sleep length at the last selection, or KTIME_MAX if it
- *	was not queried.
- * @spell_ns: Idle time carried over from tick and polling-limit wakeups.
- * @tick_wakeup: Whether the tick ended the last idle period.
- * @poll_limit: Whether the polling time limit ended the last idle period.
- * @needs_update: Whether the last idle period has not been learned yet.
- * @switches: The CPU's context switch count at the last selection.
- */
-struct horizon_cpu {
-	union {
-		struct {
-			u16 intercepts[HORIZON_BINS];
-			u16 timer_ends[HORIZON_BINS];
-		};
-		u64 lanes[HORIZON_BINS / 2];
-	};
-	u32 intercept_mean[HORIZON_BINS];
-	u32 total;
-	u8 learned;
-	s64 sleep_length_ns;
-	s64 spell_ns;
-	bool tick_wakeup;
-	bool poll_limit;
-	bool needs_update;
-	u64 switches;
-};
-
 static DEFINE_PER_CPU(struct horizon_cpu, horizon_cpus);
+
+/* The statistics of @cpu. */
+VISIBLE_IF_KUNIT struct horizon_cpu *horizon_cpu_data(int cpu)
+{
+	return per_cpu_ptr(&horizon_cpus, cpu);
+}
+EXPORT_SYMBOL_IF_KUNIT(horizon_cpu_data);
 
 /*
  * Seams for KUnit: the tick and PM QoS inputs go through these wrappers so
  * that the test suite can inject them.
  */
-static s64 horizon_sleep_length(s64 *delta_tick_ns)
+VISIBLE_IF_KUNIT s64 horizon_sleep_length(s64 *delta_tick_ns)
 {
 	ktime_t delta_tick, sleep_length;
 
@@ -231,41 +161,47 @@ static s64 horizon_sleep_length(s64 *delta_tick_ns)
 	*delta_tick_ns = ktime_to_ns(delta_tick);
 	return ktime_to_ns(sleep_length);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_sleep_length);
 
-static bool horizon_tick_stopped(void)
+VISIBLE_IF_KUNIT bool horizon_tick_stopped(void)
 {
 	KUNIT_STATIC_STUB_REDIRECT(horizon_tick_stopped);
 
 	return tick_nohz_tick_stopped();
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_tick_stopped);
 
-static bool horizon_got_tick(void)
+VISIBLE_IF_KUNIT bool horizon_got_tick(void)
 {
 	KUNIT_STATIC_STUB_REDIRECT(horizon_got_tick);
 
 	return tick_nohz_idle_got_tick();
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_got_tick);
 
-static s64 horizon_latency_req(unsigned int cpu)
+VISIBLE_IF_KUNIT s64 horizon_latency_req(unsigned int cpu)
 {
 	KUNIT_STATIC_STUB_REDIRECT(horizon_latency_req, cpu);
 
 	return cpuidle_governor_latency_req(cpu);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_latency_req);
 
 /*
- * The CPU's context switch count: it changes when the CPU leaves the idle
- * loop to run a task, and not when the loop merely goes round.
+ * How often the idle task, which runs select(), has been switched out: that
+ * changes when the CPU leaves the idle loop to run a task, and not when the
+ * loop merely goes round.
  */
-static u64 horizon_switches(unsigned int cpu)
+VISIBLE_IF_KUNIT u64 horizon_switches(unsigned int cpu)
 {
 	KUNIT_STATIC_STUB_REDIRECT(horizon_switches, cpu);
 
-	return nr_context_switches_cpu(cpu);
+	return current->nvcsw + current->nivcsw;
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_switches);
 
 /* The bin of a duration in nanoseconds. */
-static int horizon_bin(s64 ns)
+VISIBLE_IF_KUNIT int horizon_bin(s64 ns)
 {
 	u64 units = ns > 0 ? (u64)ns >> HORIZON_UNIT_SHIFT : 0;
 
@@ -273,16 +209,18 @@ static int horizon_bin(s64 ns)
 		return HORIZON_BINS - 1;
 	return units ? fls((u32)units) - 1 : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_bin);
 
 /*
  * The shortest duration in bin @bin, in nanoseconds: 2^bin units, except
  * for bin 0, which starts at 0 (the mask clears 2^0 units, no branch).
  */
-static s64 horizon_bin_start_ns(int bin)
+VISIBLE_IF_KUNIT s64 horizon_bin_start_ns(int bin)
 {
 	return ((s64)1 << (bin + HORIZON_UNIT_SHIFT)) &
 	       ~((s64)1 << HORIZON_UNIT_SHIFT);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_bin_start_ns);
 
 /**
  * horizon_decay - Decay every bin.
@@ -295,7 +233,7 @@ static s64 horizon_bin_start_ns(int bin)
  *
  * Return: the sum of the decrements.
  */
-static u32 horizon_decay(struct horizon_cpu *data)
+VISIBLE_IF_KUNIT u32 horizon_decay(struct horizon_cpu *data)
 {
 	const u64 round = ((1ULL << HORIZON_DECAY_SHIFT) - 1) * HORIZON_LANES;
 	const u64 mask = (0xffffULL >> HORIZON_DECAY_SHIFT) * HORIZON_LANES;
@@ -312,6 +250,7 @@ static u32 horizon_decay(struct horizon_cpu *data)
 	sum = (sum & 0x0000ffff0000ffffULL) + ((sum >> 16) & 0x0000ffff0000ffffULL);
 	return (u32)sum + (u32)(sum >> 32);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_decay);
 
 /**
  * horizon_learn - Record how an idle spell ended.
@@ -319,8 +258,8 @@ static u32 horizon_decay(struct horizon_cpu *data)
  * @spell_ns: Duration of the idle spell.
  * @by_timer: Whether a timer ended it (otherwise an intercept did).
  */
-static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
-			  bool by_timer)
+VISIBLE_IF_KUNIT void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
+				    bool by_timer)
 {
 	/*
 	 * Nanoseconds, not time units: the mean is rounded down at each
@@ -344,6 +283,7 @@ static void horizon_learn(struct horizon_cpu *data, s64 spell_ns,
 					    ns * HORIZON_WEIGHT,
 					    data->intercepts[bin]);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_learn);
 
 /**
  * horizon_update - Learn from the last idle period (step 1).
@@ -363,36 +303,52 @@ static void horizon_update(struct horizon_cpu *data, s64 measured_ns,
 	bool by_timer = measured_ns + HORIZON_TIMER_SLACK_NS >=
 			data->sleep_length_ns;
 
+	/*
+	 * Step 2 did not query the sleep length, so how the period ended is
+	 * not known.  A short one is taken as one of the short intercepts
+	 * that step 2 expects (no state but the shallowest fits before a
+	 * timer that close either); a longer one shows at least that no
+	 * intercept came before its end, and is learned as a timer end.
+	 */
+	if (data->sleep_length_ns == KTIME_MAX)
+		by_timer = horizon_bin(data->spell_ns + measured_ns) >=
+			   horizon_bin(RESIDENCY_THRESHOLD_NS);
+
 	if (!left_loop &&
 	    (data->poll_limit || (!by_timer && data->tick_wakeup))) {
 		/* The tick or a safety net fired: the idle spell goes on. */
 		data->spell_ns = min(data->spell_ns + measured_ns,
 				     HORIZON_SPELL_MAX_NS);
+		data->polled_ns = data->poll_limit ?
+				  min(data->polled_ns + measured_ns,
+				      HORIZON_SPELL_MAX_NS) : 0;
 		return;
 	}
 
 	horizon_learn(data, data->spell_ns + measured_ns, by_timer);
 	data->spell_ns = 0;
+	data->polled_ns = 0;
 }
 
 /**
- * struct horizon_estimate - Distribution of the rest of an idle spell.
- * @sum: Sum of the probabilities (out of HORIZON_ONE) of the intercepts
- *	before the limit times their durations from now, in nanoseconds.
- * @survival: Probability, out of HORIZON_ONE, that no intercept ends the
- *	spell before the limit or the end of what was observed.
- * @seen_ns: End of the last bin holding observations, from now.
- * @limit_ns: The limit the estimate was made for.
- * @majority_ns: Time from now by which an intercept has ended the spell
- *	with probability 9/16, or S64_MAX if that is beyond the limit.
+ * horizon_stale_ns - How stale the base of the sleep length is.
+ * @data: Statistics of the CPU.
+ * @queried_ns: What tick_nohz_get_sleep_length() returned now.
+ *
+ * The sleep length counts from the last interrupt or idle loop entry.  The
+ * polling time limit is no interrupt, so after it the base may lie before
+ * the time spent polling: it does if the sleep length did not change since
+ * the last query (no interrupt moved the base, no timer came or went).
+ * Otherwise an interrupt came during the polling, and the base is taken as
+ * fresh.
+ *
+ * Return: the time by which the sleep length overstates the time to the
+ * next timer event.
  */
-struct horizon_estimate {
-	u64 sum;
-	u64 survival;
-	s64 seen_ns;
-	s64 limit_ns;
-	s64 majority_ns;
-};
+static s64 horizon_stale_ns(const struct horizon_cpu *data, s64 queried_ns)
+{
+	return queried_ns == data->queried_ns ? data->polled_ns : 0;
+}
 
 /* The weight of the observations in bin @first and after it. */
 static u64 horizon_at_risk(const struct horizon_cpu *data, int first)
@@ -425,8 +381,8 @@ static u64 horizon_at_risk(const struct horizon_cpu *data, int first)
  *
  * Return: the mean time from now of the intercepts still to come.
  */
-static s64 horizon_to_come(const struct horizon_cpu *data, int bin,
-			   s64 spent_ns, u32 *weight)
+VISIBLE_IF_KUNIT s64 horizon_to_come(const struct horizon_cpu *data, int bin,
+				     s64 spent_ns, u32 *weight)
 {
 	s64 mean_ns = data->intercept_mean[bin];
 	s64 start_ns = horizon_bin_start_ns(bin);
@@ -439,10 +395,12 @@ static s64 horizon_to_come(const struct horizon_cpu *data, int bin,
 		*weight = 0;
 		return 0;
 	}
-	*weight = div64_u64((u64)*weight * left_ns, len_ns);
-	*weight = div64_u64((u64)*weight * left_ns, len_ns);
-	return left_ns / 3;
+	/* @len_ns is below 2^32: a spell is carried over for at most 1 s. */
+	*weight = div_u64((u64)*weight * left_ns, len_ns);
+	*weight = div_u64((u64)*weight * left_ns, len_ns);
+	return div_s64(left_ns, 3);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_to_come);
 
 /**
  * horizon_add - Let intercepts end the spell in the estimate.
@@ -460,10 +418,10 @@ static void horizon_add(struct horizon_estimate *est, u64 prob, s64 rel_ns,
 	    est->survival - prob < HORIZON_MAJORITY_LEFT) {
 		s64 from_ns = max_t(s64, lo_ns, 0);
 
-		/* Interpolated across the bin. */
+		/* Interpolated across the bin; @prob is at most HORIZON_ONE. */
 		est->majority_ns = from_ns +
-			div64_u64((u64)(hi_ns - from_ns) *
-				  (est->survival - HORIZON_MAJORITY_LEFT), prob);
+			div_u64((u64)(hi_ns - from_ns) *
+				(est->survival - HORIZON_MAJORITY_LEFT), prob);
 	}
 	est->survival -= prob;
 }
@@ -489,8 +447,8 @@ static void horizon_cut(const struct horizon_estimate *est,
  * @limit_ns: Time from now after which the idle period ends for sure,
  *	taken between 0 and HORIZON_LIMIT_MAX_NS.
  * @est: Filled in with the estimate.
- * @cut_ns: An earlier limit, or 0 for none.
- * @at_cut: Filled in with the estimate up to @cut_ns, if there is one.
+ * @cut_ns: An earlier limit, taken between 0 and @limit_ns.
+ * @at_cut: Filled in with the estimate up to @cut_ns, unless NULL.
  *
  * Walk the bins from the one holding @spent_ns, estimating for each the
  * probability that an intercept ends the spell there, given that it has
@@ -501,10 +459,13 @@ static void horizon_cut(const struct horizon_estimate *est,
  * nothing learned: the spell lasts to the limit.  The estimate up to
  * @cut_ns is what the walk has gathered when it gets there, so one walk
  * serves both limits.
+ *
+ * Every division is of a u64 by a u32 (or of u32s): at most two per bin
+ * walked and one per walk, cheap on 32-bit too.
  */
-static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
-			     s64 limit_ns, struct horizon_estimate *est,
-			     s64 cut_ns, struct horizon_estimate *at_cut)
+VISIBLE_IF_KUNIT void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
+				       s64 limit_ns, struct horizon_estimate *est,
+				       s64 cut_ns, struct horizon_estimate *at_cut)
 {
 	int i = horizon_bin(spent_ns);
 	u64 at_risk = horizon_at_risk(data, i);
@@ -513,8 +474,8 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 	s64 hi_ns = horizon_bin_start_ns(i + 1) - spent_ns;
 
 	limit_ns = clamp_t(s64, limit_ns, 0, HORIZON_LIMIT_MAX_NS);
-	if (cut_ns <= 0 || cut_ns >= limit_ns)
-		cut_ns = S64_MAX;
+	/* A cut at the limit is taken when the walk ends. */
+	cut_ns = at_cut ? clamp_t(s64, cut_ns, 0, limit_ns) : S64_MAX;
 	est->sum = 0;
 	est->survival = HORIZON_ONE;
 	est->seen_ns = 0;
@@ -561,8 +522,12 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 					est->seen_ns = limit_ns;
 					break;
 				}
-				horizon_add(est, div64_u64(est->survival * weight, at_risk),
-					    rel_ns, lo_ns, hi_ns);
+				/*
+				 * survival <= 2^16 and weight <= 2^14: the
+				 * product and @at_risk fit in 32 bits.
+				 */
+				horizon_add(est, (u32)(est->survival * weight) /
+					    (u32)at_risk, rel_ns, lo_ns, hi_ns);
 			}
 		}
 		at_risk -= seen;
@@ -576,6 +541,7 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
 		at_cut->seen_ns = min(est->seen_ns, at_cut->limit_ns);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_estimate);
 
 /**
  * horizon_expected_ns - Expected rest of the idle spell.
@@ -590,8 +556,8 @@ static void horizon_estimate(const struct horizon_cpu *data, s64 spent_ns,
  * the next intercept, or the time by which 9/16 of the spells have ended
  * if that is shorter.
  */
-static s64 horizon_expected_ns(const struct horizon_estimate *est,
-			       bool trust_tail)
+VISIBLE_IF_KUNIT s64 horizon_expected_ns(const struct horizon_estimate *est,
+					 bool trust_tail)
 {
 	s64 tail_ns = trust_tail ? est->limit_ns :
 				   min(est->seen_ns, est->limit_ns);
@@ -600,6 +566,7 @@ static s64 horizon_expected_ns(const struct horizon_estimate *est,
 
 	return min(exp_ns, est->majority_ns);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_expected_ns);
 
 /**
  * horizon_mostly_short - Check whether recent wakeups were nearly all short.
@@ -627,7 +594,7 @@ static bool horizon_mostly_short(const struct horizon_cpu *data, s64 short_ns)
  */
 static bool horizon_nets(int cpu)
 {
-	return READ_ONCE(safety_net) && !tick_nohz_full_cpu(cpu);
+	return READ_ONCE(horizon_safety_net) && !tick_nohz_full_cpu(cpu);
 }
 
 /**
@@ -645,7 +612,7 @@ static bool horizon_nets(int cpu)
  * first and no net is needed, or if nothing observed lies ahead (then the
  * estimate is that of nothing learned, which trusts the timer).
  */
-static u64 horizon_net_ns(s64 seen_ns, s64 sleep_ns)
+VISIBLE_IF_KUNIT u64 horizon_net_ns(s64 seen_ns, s64 sleep_ns)
 {
 	s64 net_ns = clamp_t(s64, 2 * seen_ns, HORIZON_NET_MIN_NS, TICK_NSEC);
 
@@ -653,6 +620,7 @@ static u64 horizon_net_ns(s64 seen_ns, s64 sleep_ns)
 		return 0;
 	return net_ns < sleep_ns ? net_ns : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_net_ns);
 
 /* Whether an idle period of @duration_ns pays for a visit to state @s. */
 static bool horizon_fits(const struct cpuidle_state *s, s64 duration_ns)
@@ -680,9 +648,9 @@ static bool horizon_fits(const struct cpuidle_state *s, s64 duration_ns)
  * shallowest enabled state within @latency_req; failing that, the shallowest
  * enabled state; and if every state is disabled, 0.
  */
-static int horizon_find_state(struct cpuidle_driver *drv,
-			      struct cpuidle_device *dev, s64 duration_ns,
-			      s64 latency_req)
+VISIBLE_IF_KUNIT int horizon_find_state(struct cpuidle_driver *drv,
+					struct cpuidle_device *dev, s64 duration_ns,
+					s64 latency_req)
 {
 	int hint = dev->last_state_idx;
 	int idx = -1;
@@ -727,6 +695,7 @@ static int horizon_find_state(struct cpuidle_driver *drv,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_find_state);
 
 /**
  * horizon_ask_net - Ask for a safety net if it can take the CPU deeper.
@@ -853,13 +822,13 @@ static int horizon_select_stopped(struct cpuidle_driver *drv,
  *
  * Return: the index of the selected state.
  */
-static int horizon_select(struct cpuidle_driver *drv,
-			  struct cpuidle_device *dev, bool *stop_tick)
+VISIBLE_IF_KUNIT int horizon_select(struct cpuidle_driver *drv,
+				    struct cpuidle_device *dev, bool *stop_tick)
 {
-	struct horizon_cpu *data = per_cpu_ptr(&horizon_cpus, dev->cpu);
+	struct horizon_cpu *data = horizon_cpu_data(dev->cpu);
 	s64 latency_req = horizon_latency_req(dev->cpu);
 	bool tick_stopped = horizon_tick_stopped();
-	s64 sleep_ns, delta_tick_ns, expected_ns;
+	s64 sleep_ns, delta_tick_ns, expected_ns, stale_ns;
 	struct horizon_estimate est, tick_est;
 
 	u64 switches = horizon_switches(dev->cpu);
@@ -876,6 +845,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 	    drv->states[0].flags & CPUIDLE_FLAG_POLLING &&
 	    horizon_mostly_short(data, RESIDENCY_THRESHOLD_NS)) {
 		data->sleep_length_ns = KTIME_MAX;
+		data->queried_ns = KTIME_MAX;
 		*stop_tick = false;
 		horizon_estimate(data, 0, RESIDENCY_THRESHOLD_NS, &est, 0, NULL);
 		expected_ns = horizon_expected_ns(&est, false);
@@ -883,11 +853,19 @@ static int horizon_select(struct cpuidle_driver *drv,
 				      stop_tick);
 	}
 
-	/* Step 3: an expected idle beyond the tick, or the tick stopped. */
+	/*
+	 * Step 3: an expected idle beyond the tick, or the tick stopped.  The
+	 * tick may be overdue (delta_tick_ns <= 0): it then ends the idle
+	 * period at once.
+	 */
 	sleep_ns = horizon_sleep_length(&delta_tick_ns);
+	stale_ns = horizon_stale_ns(data, sleep_ns);
+	data->queried_ns = sleep_ns;
+	sleep_ns -= stale_ns;
+	delta_tick_ns = max_t(s64, delta_tick_ns - stale_ns, 0);
 	data->sleep_length_ns = sleep_ns;
-	horizon_estimate(data, data->spell_ns, sleep_ns, &est,
-			 tick_stopped ? 0 : delta_tick_ns, &tick_est);
+	horizon_estimate(data, data->spell_ns, sleep_ns, &est, delta_tick_ns,
+			 tick_stopped ? NULL : &tick_est);
 	expected_ns = horizon_expected_ns(&est, true);
 	if (expected_ns >= TICK_NSEC) {
 		int idx = horizon_finish(drv, dev, data, expected_ns,
@@ -910,7 +888,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 		 * then stopping the tick saves a wakeup and cannot leave the
 		 * CPU in a shallow state longer than a retained tick would.
 		 */
-		if (sleep_ns - delta_tick_ns <= TICK_NSEC &&
+		if (sleep_ns <= delta_tick_ns + TICK_NSEC &&
 		    2 * tick_est.survival >= HORIZON_ONE)
 			return horizon_finish(drv, dev, data, expected_ns,
 					      latency_req, stop_tick);
@@ -921,6 +899,7 @@ static int horizon_select(struct cpuidle_driver *drv,
 	return horizon_finish(drv, dev, data, expected_ns, latency_req,
 			      stop_tick);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_select);
 
 /**
  * horizon_reflect - Note how the last idle period ended.
@@ -930,9 +909,9 @@ static int horizon_select(struct cpuidle_driver *drv,
  * Called on the exit path from idle with interrupts disabled, so it only
  * takes note in O(1); horizon_select() learns from it later.
  */
-static void horizon_reflect(struct cpuidle_device *dev, int index)
+VISIBLE_IF_KUNIT void horizon_reflect(struct cpuidle_device *dev, int index)
 {
-	struct horizon_cpu *data = per_cpu_ptr(&horizon_cpus, dev->cpu);
+	struct horizon_cpu *data = horizon_cpu_data(dev->cpu);
 
 	dev->last_state_idx = index;
 	data->tick_wakeup = horizon_got_tick();
@@ -941,6 +920,7 @@ static void horizon_reflect(struct cpuidle_device *dev, int index)
 	dev->poll_time_limit = false;
 	data->needs_update = true;
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_reflect);
 
 /**
  * horizon_enable_device - Reset the statistics of a CPU.
@@ -953,16 +933,18 @@ static void horizon_reflect(struct cpuidle_device *dev, int index)
  *
  * Return: 0.
  */
-static int horizon_enable_device(struct cpuidle_driver *drv,
-				 struct cpuidle_device *dev)
+VISIBLE_IF_KUNIT int horizon_enable_device(struct cpuidle_driver *drv,
+					   struct cpuidle_device *dev)
 {
-	struct horizon_cpu *data = per_cpu_ptr(&horizon_cpus, dev->cpu);
+	struct horizon_cpu *data = horizon_cpu_data(dev->cpu);
 
 	memset(data, 0, sizeof(*data));
 	data->sleep_length_ns = KTIME_MAX;
+	data->queried_ns = KTIME_MAX;
 	dev->last_state_idx = -1;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_enable_device);
 
 static struct cpuidle_governor horizon_governor = {
 	.name =		"horizon",
@@ -984,7 +966,3 @@ static int __init horizon_governor_init(void)
 }
 
 postcore_initcall(horizon_governor_init);
-
-#ifdef CONFIG_CPU_IDLE_GOV_HORIZON_KUNIT_TEST
-#include "tests/horizon_kunit.c"
-#endif

@@ -3,19 +3,16 @@
  * net_test: a cpuidle governor to test the safety net of the stopped tick.
  *
  * On every idle entry it selects the deepest enabled state within the PM QoS
- * latency limit, lets the tick stop and asks for a safety net: of
- * NET_TEST_NET_NS once the tick is stopped, so that on an idle CPU nets expire
- * many times per tick period, and of two tick periods while the tick runs (a
- * net shorter than a tick would keep the tick running, and none at all could
- * leave the CPU without nets until a distant timer).  That wastes energy on
- * purpose: the cpuidle kselftests use it to check what tick-sched does with
- * nets that expire far more often than jiffies advance (no tick's worth of
- * idle time accounted per net).  It is never selected by default.
+ * latency limit, lets the tick stop and asks for a safety net of
+ * NET_TEST_NET_NS, so that on an idle CPU nets expire many times per tick
+ * period.  That wastes energy on purpose: the cpuidle kselftests use it to
+ * check what tick-sched does with nets that expire far more often than
+ * jiffies advance (no tick's worth of idle time accounted per net).  It is
+ * built only into debug kernels and never selected by default.
  */
 
 #include <linux/cpuidle.h>
 #include <linux/init.h>
-#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/tick.h>
 #include <linux/time64.h>
@@ -39,10 +36,7 @@ static int net_test_select(struct cpuidle_driver *drv,
 	}
 
 	*stop_tick = true;
-	if (tick_nohz_tick_stopped())
-		dev->safety_net_ns = NET_TEST_NET_NS;
-	else
-		dev->safety_net_ns = 2 * TICK_NSEC;
+	dev->safety_net_ns = NET_TEST_NET_NS;
 
 	return idx < 0 ? 0 : idx;
 }

@@ -2,14 +2,20 @@
 /*
  * KUnit tests for the horizon cpuidle governor.
  *
- * This file is included at the end of horizon.c, so it can call the
- * governor's static functions. The tick and PM QoS inputs are injected
- * through the governor's static stubs.
+ * The governor's functions under test are visible to KUnit only
+ * (VISIBLE_IF_KUNIT), so the suite also builds as a module. The tick and
+ * PM QoS inputs are injected through the governor's static stubs.
  */
 
 #include <kunit/test.h>
 #include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+#include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/tick.h>
+
+#include "../gov.h"
+#include "../horizon.h"
 
 #define US(x)	((s64)(x) * NSEC_PER_USEC)
 
@@ -219,6 +225,62 @@ static void horizon_test_single_state(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, stop_tick);
 }
 
+/*
+ * State 0 disabled and no enabled state within the PM QoS limit (0 here,
+ * or 500 ns): never return the disabled state 0, but the shallowest
+ * enabled state, whatever the sleep length and tick.
+ */
+static void horizon_test_disabled_state0_beyond_qos(struct kunit *test)
+{
+	static const s64 sleeps[] = { 0, US(5), US(300), KTIME_MAX };
+	static const s64 limits[] = { 0, 500 };
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i, j, k;
+
+	horizon_test_client_table(env);
+	env->dev.states_usage[0].disable = 1;
+	for (i = 0; i < ARRAY_SIZE(limits); i++) {
+		env->latency_req_ns = limits[i];
+		for (j = 0; j < ARRAY_SIZE(sleeps); j++) {
+			for (k = 0; k < 2; k++) {
+				env->tick_stopped = k;
+				env->sleep_length_ns = sleeps[j];
+				KUNIT_EXPECT_EQ_MSG(test,
+						    horizon_test_select(test, &stop_tick), 1,
+						    "limit %lld sleep %lld stopped %d",
+						    limits[i], sleeps[j], k);
+			}
+		}
+	}
+}
+
+/*
+ * One enabled state (6.12 still asks the governor then): it is the answer
+ * whatever the sleep length, tick and PM QoS limit.
+ */
+static void horizon_test_one_enabled_state(struct kunit *test)
+{
+	static const s64 sleeps[] = { 0, US(5), US(300), KTIME_MAX };
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i, j;
+
+	horizon_test_client_table(env);
+	for (i = 0; i < env->drv.state_count; i++)
+		env->dev.states_usage[i].disable = i != 3;
+	for (i = 0; i < ARRAY_SIZE(sleeps); i++) {
+		for (j = 0; j < 4; j++) {
+			env->tick_stopped = j & 1;
+			env->latency_req_ns = j & 2 ? 0 : S64_MAX;
+			env->sleep_length_ns = sleeps[i];
+			KUNIT_EXPECT_EQ_MSG(test,
+					    horizon_test_select(test, &stop_tick), 3,
+					    "sleep %lld case %d", sleeps[i], j);
+		}
+	}
+}
+
 static void horizon_test_max_states(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
@@ -279,7 +341,7 @@ static void horizon_test_repeat(struct kunit *test, int n, s64 sleep_ns,
 
 static struct horizon_cpu *horizon_test_data(void)
 {
-	return per_cpu_ptr(&horizon_cpus, 0);
+	return horizon_cpu_data(0);
 }
 
 static void horizon_test_periodic_timer(struct kunit *test)
@@ -492,9 +554,9 @@ static int horizon_test_select_no_net(struct kunit *test, bool *stop_tick)
 {
 	int idx;
 
-	WRITE_ONCE(safety_net, false);
+	WRITE_ONCE(horizon_safety_net, false);
 	idx = horizon_test_select(test, stop_tick);
-	WRITE_ONCE(safety_net, true);
+	WRITE_ONCE(horizon_safety_net, true);
 	return idx;
 }
 
@@ -834,6 +896,119 @@ static void horizon_test_enable_resets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
 }
 
+/*
+ * The estimate up to the cut is filled in whatever the cut: at or below 0
+ * (an overdue tick) it is that of a limit of 0, beyond the limit that of
+ * the limit.  Stale contents must not survive.
+ */
+static void horizon_test_cut_filled(struct kunit *test)
+{
+	static const s64 cuts[] = { -1000, 0, US(100000) };
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est, at_cut;
+	int i;
+
+	for (i = 0; i < 20; i++)
+		horizon_learn(data, US(50), false);
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
+		memset(&at_cut, 0x5a, sizeof(at_cut));
+		horizon_estimate(data, 0, US(10000), &est, cuts[i], &at_cut);
+		KUNIT_EXPECT_EQ_MSG(test, at_cut.limit_ns,
+				    clamp_t(s64, cuts[i], 0, US(10000)),
+				    "cut %lld", cuts[i]);
+		KUNIT_EXPECT_LE(test, at_cut.survival, HORIZON_ONE);
+		KUNIT_EXPECT_LE(test, at_cut.seen_ns, at_cut.limit_ns);
+	}
+	/* Beyond the limit, the cut changes nothing. */
+	KUNIT_EXPECT_EQ(test, at_cut.sum, est.sum);
+	KUNIT_EXPECT_EQ(test, at_cut.survival, est.survival);
+	KUNIT_EXPECT_EQ(test, horizon_expected_ns(&at_cut, false),
+			horizon_expected_ns(&est, false));
+}
+
+/*
+ * With the tick running and overdue (delta_tick <= 0, as
+ * tick_nohz_get_sleep_length() allows) and no timer, the tick ends the
+ * idle period at once: keep it and take the shallowest usable state.
+ */
+static void horizon_test_overdue_tick(struct kunit *test)
+{
+	static const s64 deltas[] = { 0, -1000, -(s64)TICK_NSEC };
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int i, idx;
+
+	horizon_test_client_table(env);
+	horizon_test_repeat(test, 20, US(10000), US(50));
+	for (i = 0; i < ARRAY_SIZE(deltas); i++) {
+		env->delta_tick_ns = deltas[i];
+		env->sleep_length_ns = KTIME_MAX;
+		idx = horizon_test_select(test, &stop_tick);
+		KUNIT_EXPECT_EQ_MSG(test, idx, 0, "delta_tick %lld", deltas[i]);
+		KUNIT_EXPECT_FALSE_MSG(test, stop_tick, "delta_tick %lld",
+				       deltas[i]);
+	}
+}
+
+/*
+ * A polling-limit wakeup is no interrupt: the next sleep length still
+ * counts from before the polling.  A timer that ends the next period
+ * where the sleep length, less the time polled, said is a timer end.
+ */
+static void horizon_test_stale_base(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	u32 intercepts = 0;
+	bool stop_tick;
+	int i, idx;
+
+	horizon_test_client_table(env);
+	env->sleep_length_ns = US(1000);
+	idx = horizon_test_select(test, &stop_tick);
+	env->dev.last_residency_ns = US(200);
+	env->dev.poll_time_limit = true;
+	horizon_reflect(&env->dev, idx);
+
+	/* Still 1000 us from the same base: 800 us from now. */
+	idx = horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->sleep_length_ns, US(800));
+	env->dev.last_residency_ns = US(790);
+	horizon_reflect(&env->dev, idx);
+
+	horizon_test_select(test, &stop_tick);
+	for (i = 0; i < HORIZON_BINS; i++)
+		intercepts += data->intercepts[i];
+	KUNIT_EXPECT_EQ(test, intercepts, 0U);
+	KUNIT_EXPECT_EQ(test, data->timer_ends[horizon_bin(US(990))],
+			HORIZON_WEIGHT);
+}
+
+/*
+ * Step 2 skips the sleep length query: a period longer than the short
+ * wakeups it expects is learned as a timer end (no intercept came before
+ * it ended), not as an intercept.
+ */
+static void horizon_test_unqueried_long_is_timer_end(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	unsigned int queries;
+	bool stop_tick;
+	int bin = horizon_bin(US(500));
+
+	horizon_test_client_table(env);
+	horizon_test_repeat(test, 50, US(5000), 1000);
+	queries = env->queries;
+	horizon_test_idle(test, US(5000), US(500), false, &stop_tick);
+	KUNIT_ASSERT_EQ(test, env->queries, queries);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->intercepts[bin], 0U);
+	KUNIT_EXPECT_EQ(test, data->timer_ends[bin], HORIZON_WEIGHT);
+	/* The short ones are still intercepts. */
+	KUNIT_EXPECT_GT(test, data->intercepts[horizon_bin(1000)], 0U);
+}
+
 /* Draw a value in [0, n). */
 static u32 horizon_test_rand(struct rnd_state *rnd, u32 n)
 {
@@ -911,7 +1086,15 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 {
 	struct horizon_test_env *env = test->priv;
 	struct cpuidle_driver *drv = &env->drv;
+	struct horizon_cpu *data = horizon_test_data();
 	bool any_enabled = false, any_usable = false;
+	/*
+	 * As the governor sees them: less the time polled since the base
+	 * they count from, and an overdue tick as due now.
+	 */
+	s64 sleep_ns = queried ? data->sleep_length_ns : env->sleep_length_ns;
+	s64 delta_ns = max_t(s64, env->delta_tick_ns -
+			     (env->sleep_length_ns - sleep_ns), 0);
 	s64 residency;
 	int i;
 
@@ -940,17 +1123,17 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 		KUNIT_EXPECT_LE(test, residency, (s64)RESIDENCY_THRESHOLD_NS);
 	else if (idx != horizon_find_state(drv, &env->dev, 0,
 					   env->latency_req_ns))
-		KUNIT_EXPECT_LE(test, residency, env->sleep_length_ns);
+		KUNIT_EXPECT_LE(test, residency, sleep_ns);
 
 	/*
 	 * The tick is stopped with a shallow state only if the timer says
 	 * the idle will be long, or will end before the second tick.
 	 */
 	if (stop_tick && !env->tick_stopped && residency < TICK_NSEC &&
-	    env->sleep_length_ns < TICK_NSEC + env->delta_tick_ns)
-		KUNIT_EXPECT_GT(test, env->sleep_length_ns, env->delta_tick_ns);
+	    sleep_ns <= TICK_NSEC + delta_ns)
+		KUNIT_EXPECT_GT(test, sleep_ns, delta_ns);
 	else if (stop_tick && !env->tick_stopped && residency < TICK_NSEC)
-		KUNIT_EXPECT_GE(test, env->sleep_length_ns, (s64)TICK_NSEC);
+		KUNIT_EXPECT_GE(test, sleep_ns, (s64)TICK_NSEC);
 	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
 		KUNIT_EXPECT_FALSE(test, stop_tick);
 
@@ -968,8 +1151,7 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 		if (env->dev.safety_net_ns > TICK_NSEC)
 			KUNIT_EXPECT_GE(test, env->dev.safety_net_ns,
 					2 * (u64)TICK_NSEC);
-		KUNIT_EXPECT_LT(test, (s64)env->dev.safety_net_ns,
-				env->sleep_length_ns);
+		KUNIT_EXPECT_LT(test, (s64)env->dev.safety_net_ns, sleep_ns);
 	}
 }
 
@@ -1038,8 +1220,9 @@ static void horizon_test_random_inputs(struct kunit *test)
 			int idx;
 
 			env->sleep_length_ns = horizon_test_random_ns(&rnd);
-			env->delta_tick_ns = 1 + horizon_test_rand(&rnd,
-								  TICK_NSEC);
+			/* The tick may be overdue: delta_tick <= 0. */
+			env->delta_tick_ns = (s64)horizon_test_rand(&rnd,
+					5 * TICK_NSEC / 4) - TICK_NSEC / 4 + 1;
 			env->tick_stopped = !horizon_test_rand(&rnd, 3);
 			env->latency_req_ns = horizon_test_rand(&rnd, 4) ?
 				S64_MAX : US(horizon_test_rand(&rnd, 500));
@@ -1062,6 +1245,8 @@ static struct kunit_case horizon_test_cases[] = {
 			 horizon_select_gen_params),
 	KUNIT_CASE(horizon_test_single_state),
 	KUNIT_CASE(horizon_test_max_states),
+	KUNIT_CASE(horizon_test_disabled_state0_beyond_qos),
+	KUNIT_CASE(horizon_test_one_enabled_state),
 	KUNIT_CASE(horizon_test_all_disabled),
 	KUNIT_CASE(horizon_test_periodic_timer),
 	KUNIT_CASE(horizon_test_random_intercepts),
@@ -1088,6 +1273,10 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_no_repoll),
 	KUNIT_CASE(horizon_test_measured_beyond_sleep),
 	KUNIT_CASE(horizon_test_skips_query),
+	KUNIT_CASE(horizon_test_cut_filled),
+	KUNIT_CASE(horizon_test_overdue_tick),
+	KUNIT_CASE(horizon_test_stale_base),
+	KUNIT_CASE(horizon_test_unqueried_long_is_timer_end),
 	KUNIT_CASE(horizon_test_enable_resets),
 	KUNIT_CASE(horizon_test_decay_lanes),
 	KUNIT_CASE(horizon_test_find_state_hint),
@@ -1144,3 +1333,7 @@ static struct kunit_suite horizon_net_test_suite = {
 };
 
 kunit_test_suites(&horizon_test_suite, &horizon_net_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the horizon cpuidle governor");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_LICENSE("GPL");

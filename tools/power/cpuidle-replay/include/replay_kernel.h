@@ -58,6 +58,7 @@ typedef s64 ktime_t;
 static inline int fls(unsigned int x) { return x ? 32 - __builtin_clz(x) : 0; }
 static inline u64 div_u64(u64 a, u32 b) { return a / b; }
 static inline u64 div64_u64(u64 a, u64 b) { return a / b; }
+static inline s64 div_s64(s64 a, s32 b) { return a / b; }
 static inline u32 replay_do_div(u64 *n, u32 base)
 {
 	u32 rem = *n % base;
@@ -158,22 +159,35 @@ s64 cpuidle_governor_latency_req(unsigned int cpu);
 ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next);
 bool tick_nohz_tick_stopped(void);
 bool tick_nohz_idle_got_tick(void);
+/* No kernel configuration in user space: no option is enabled. */
+#define IS_ENABLED(CONFIG_option)	defined(CONFIG_option)
+
 /* Two context switches (to a task and back) end every idle period. */
 unsigned long long nr_context_switches_cpu(int cpu);
+/* The idle task of the replayed CPU is switched out once per idle period. */
+struct task_struct {
+	unsigned long nvcsw, nivcsw;
+};
+
+extern struct task_struct replay_idle_tasks[];
+#define current (&replay_idle_tasks[replay_cpu])
 /* The replayed CPU is never a nohz_full CPU. */
 static inline bool tick_nohz_full_cpu(int cpu) { return false; }
 u64 local_clock(void);
 void replay_warn_on(int cond, const char *file, int line);
 void replay_register_param(const char *name, bool *val);
 
-/* Boolean module parameters, set with replay -p NAME=0|1. */
-#define module_param(name, type, perm)					\
+/*
+ * Boolean module parameters, set with replay -p NAME=0|1 (the governors
+ * replayed name theirs with module_param_named()).
+ */
+#define module_param_named(name, value, type, perm)			\
 	static_assert(__builtin_types_compatible_p(type, bool),	\
 		      "replay: only bool parameters");			\
 	static void __attribute__((constructor)) replay_param_##name(void) \
 	{								\
 		(void)(perm);						\
-		replay_register_param(#name, &(name));			\
+		replay_register_param(#name, &(value));			\
 	}
 #define MODULE_PARM_DESC(name, desc)					\
 	static_assert(sizeof(desc) > 1, "replay: " #name " undescribed")
