@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make series` and `make check-series`.
-# Usage: check-series.sh series | fast | full
+# Usage: check-series.sh series | fast | full | bots
 #   series  write the patch series (infra/series.py) to $cache/series, one
 #           directory per series
 #   fast    series, then: no placeholder identity (localhost, reserved
@@ -23,7 +23,12 @@
 #           each series (no new warning against the series before); the
 #           last step of the last series, and of each that changes include/
 #           or kernel/, also built with CONFIG_CPU_IDLE off, of each that
-#           adds horizon also with horizon off
+#           adds horizon also with horizon off; and the builds the
+#           maintainers' bots make, of the last step of the last series:
+#           i386 tinyconfig (-Os) with horizon and net_test (no libgcc
+#           division), the KUnit suites of the series as modules (modpost
+#           clean), and ARCH=arm LLVM=1 with horizon
+#   bots    fast, then only the builds of the maintainers' bots
 # Prints a KTAP-like line per check and writes "PASSED FAILED" to
 # $cache/results/series.count, the number of skips to series.count.skip.
 set -uo pipefail
@@ -32,8 +37,8 @@ set -uo pipefail
 
 mode=${1:-}
 case "$mode" in
-series | fast | full) ;;
-*) die "usage: $0 series | fast | full" ;;
+series | fast | full | bots) ;;
+*) die "usage: $0 series | fast | full | bots" ;;
 esac
 
 results=$cache/results
@@ -213,6 +218,8 @@ for k in "${!names[@]}"; do
 		withouts+=("$e|${names[$k]}: last step builds without horizon|CPU_IDLE_GOV_HORIZON")
 	fi
 done
+bots=("build i386 tinyconfig with horizon" "build KUnit suites as modules"
+      "build arm LLVM with horizon")
 if [ "$mode" = fast ]; then
 	echo "  # full mode adds: base builds"
 	for l in "${labels[@]}"; do
@@ -225,8 +232,12 @@ if [ "$mode" = fast ]; then
 		IFS='|' read -r _ what _ <<<"$w"
 		echo "  # full mode adds: $what"
 	done
+	for b in "${bots[@]}"; do
+		echo "  # full mode adds: $b"
+	done
 	finish
 fi
+"$infra/deps.sh" clang lld llvm || die "the LLVM toolchain is missing"
 
 # configure FRAGMENT...: tinyconfig plus the boot fragment plus the rest.
 configure() {
@@ -259,80 +270,165 @@ sparse_of() {
 }
 
 export CCACHE_BASEDIR=$wt
-git checkout -q --detach base
-configure || die "cannot configure the boot kernel"
-build_step "base builds"
-for k in "${!steps[@]}"; do
-	git checkout -q --detach "${steps[$k]}"
+if [ "$mode" = full ]; then
+	git checkout -q --detach base
 	configure || die "cannot configure the boot kernel"
-	build_step "${labels[$k]}"
-done
-
-# sparse on the changed C files of each series this configuration builds,
-# at its last step and at the step before it (the files that exist there).
-# A file built as part of another (kernel/sched/idle.c is included by
-# build_policy.c) is checked through the object of the file including it.
-object_of() {
-	local f=$1 u
-	if [ -e "$build/${f%.c}.o" ]; then
-		echo "${f%.c}.o"
-		return
-	fi
-	for u in $(grep -l "^#include \"${f##*/}\"" "$(dirname "$f")"/*.c 2>/dev/null); do
-		[ -e "$build/${u%.c}.o" ] && echo "${u%.c}.o" && return
+	build_step "base builds"
+	for k in "${!steps[@]}"; do
+		git checkout -q --detach "${steps[$k]}"
+		configure || die "cannot configure the boot kernel"
+		build_step "${labels[$k]}"
 	done
-}
-for k in "${!names[@]}"; do
-	s=${starts[$k]} e=${ends[$k]}
-	git checkout -q --detach "$e"
-	objs=() old_objs=() unbuilt=()
-	for f in $(git diff --name-only "$s" "$e" -- '*.c'); do
-		o=$(object_of "$f")
-		if [ -z "$o" ]; then
-			unbuilt+=("$f")
-			continue
-		fi
-		objs+=("$o")
-		git cat-file -e "$s:$f" 2>/dev/null && old_objs+=("$o")
-	done
-	phase "series: sparse on ${objs[*]}"
-	st=0
-	sparse_of "${objs[@]}" >"$tmp/sparse.new" || st=1
-	git checkout -q --detach "$s"
-	sparse_of "${old_objs[@]}" >"$tmp/sparse.old" || st=1
-	if [ "$st" = 0 ]; then
-		report "${names[$k]}: sparse: no new warnings" \
-			"$(comm -23 "$tmp/sparse.new" "$tmp/sparse.old")"
-	else
-		report "${names[$k]}: sparse: no new warnings" \
-			"the sparse build failed: $(cat "$tmp/sparse.new" "$tmp/sparse.old")"
-	fi
-	# Files the boot configuration does not build (KUnit suites) are not
-	# checked: say so, counted as a skip.
-	[ ${#unbuilt[@]} -eq 0 ] ||
-		skip "${names[$k]}: sparse: ${unbuilt[*]}" "not built by the boot configuration"
-done
 
-# build_without COMMIT NAME OPTION...: build COMMIT with OPTION... off.
-build_without() {
-	local commit=$1 name=$2 o
-	shift 2
-	git checkout -q --detach "$commit"
-	for o in "$@"; do
-		echo "# CONFIG_$o is not set"
-	done >"$tmp/off.config"
-	configure "$tmp/off.config" || die "cannot configure without $*"
-	for o in "$@"; do
-		if grep -q "^CONFIG_$o=" "$build/.config"; then
-			report "$name" "CONFIG_$o stayed on"
+	# sparse on the changed C files of each series this configuration builds,
+	# at its last step and at the step before it (the files that exist there).
+	# A file built as part of another (kernel/sched/idle.c is included by
+	# build_policy.c) is checked through the object of the file including it.
+	object_of() {
+		local f=$1 u
+		if [ -e "$build/${f%.c}.o" ]; then
+			echo "${f%.c}.o"
 			return
 		fi
+		for u in $(grep -l "^#include \"${f##*/}\"" "$(dirname "$f")"/*.c 2>/dev/null); do
+			[ -e "$build/${u%.c}.o" ] && echo "${u%.c}.o" && return
+		done
+	}
+	for k in "${!names[@]}"; do
+		s=${starts[$k]} e=${ends[$k]}
+		git checkout -q --detach "$e"
+		objs=() old_objs=() unbuilt=()
+		for f in $(git diff --name-only "$s" "$e" -- '*.c'); do
+			o=$(object_of "$f")
+			if [ -z "$o" ]; then
+				unbuilt+=("$f")
+				continue
+			fi
+			objs+=("$o")
+			git cat-file -e "$s:$f" 2>/dev/null && old_objs+=("$o")
+		done
+		phase "series: sparse on ${objs[*]}"
+		st=0
+		sparse_of "${objs[@]}" >"$tmp/sparse.new" || st=1
+		git checkout -q --detach "$s"
+		sparse_of "${old_objs[@]}" >"$tmp/sparse.old" || st=1
+		if [ "$st" = 0 ]; then
+			report "${names[$k]}: sparse: no new warnings" \
+				"$(comm -23 "$tmp/sparse.new" "$tmp/sparse.old")"
+		else
+			report "${names[$k]}: sparse: no new warnings" \
+				"the sparse build failed: $(cat "$tmp"/sparse.{new,old})"
+		fi
+		# Files the boot configuration does not build (KUnit suites) are not
+		# checked: say so, counted as a skip.
+		[ ${#unbuilt[@]} -eq 0 ] ||
+			skip "${names[$k]}: sparse: ${unbuilt[*]}" \
+				"not built by the boot configuration"
 	done
-	build_step "$name"
+
+	# build_without COMMIT NAME OPTION...: build COMMIT with OPTION... off.
+	build_without() {
+		local commit=$1 name=$2 o
+		shift 2
+		git checkout -q --detach "$commit"
+		for o in "$@"; do
+			echo "# CONFIG_$o is not set"
+		done >"$tmp/off.config"
+		configure "$tmp/off.config" || die "cannot configure without $*"
+		for o in "$@"; do
+			if grep -q "^CONFIG_$o=" "$build/.config"; then
+				report "$name" "CONFIG_$o stayed on"
+				return
+			fi
+		done
+		build_step "$name"
+	}
+	for w in "${withouts[@]}"; do
+		IFS='|' read -r commit what opts <<<"$w"
+		# shellcheck disable=SC2086
+		build_without "$commit" "$what" $opts
+	done
+fi
+
+# The builds the maintainers' bots make, of the last step of the last
+# series, each in a build directory of its own.
+git checkout -q --detach "${steps[$((${#steps[@]} - 1))]}"
+# bot_configure DIR FRAGMENT MAKEARGS...: tinyconfig for MAKEARGS plus
+# FRAGMENT; prints what went wrong and fails if an option did not stick.
+bot_configure() {
+	local dir=$1 frag=$2 o
+	shift 2
+	mkdir -p "$dir"
+	make -s O="$dir" "$@" tinyconfig >/dev/null &&
+		scripts/kconfig/merge_config.sh -m -O "$dir" "$dir/.config" "$frag" >/dev/null &&
+		make -s O="$dir" "$@" olddefconfig >/dev/null || return 1
+	for o in $(grep -o '^CONFIG_[A-Z0-9_]*=[ym]' "$frag"); do
+		grep -qx "$o" "$dir/.config" || { echo "$o did not stick"; return 1; }
+	done
 }
-for w in "${withouts[@]}"; do
-	IFS='|' read -r commit what opts <<<"$w"
+# bot_build NAME DIR FRAGMENT TARGETS -- MAKEARGS...: configure and build
+# TARGETS, reported as NAME with the compiler's and modpost's warnings and
+# what the command in $check, run in DIR, prints.
+bot_build() {
+	local name=$1 dir=$2 frag=$3 targets=$4 log=$2/build.log why
+	shift 5
+	phase "series: building $name"
+	if ! why=$(bot_configure "$dir" "$frag" "$@"); then
+		report "$name" "cannot configure: ${why:-make failed}"
+		return
+	fi
 	# shellcheck disable=SC2086
-	build_without "$commit" "$what" $opts
-done
+	if ! with_progress "$name" "$dir" make -s O="$dir" -j"$jobs" "$@" \
+		$targets >"$log" 2>&1; then
+		report "$name" "$(tail -20 "$log")"
+		return
+	fi
+	report "$name" "$(grep -E 'warning:|error:|(WARNING|ERROR): modpost' "$log" |
+		head -20; cd "$dir" && eval "$check")"
+}
+
+cat >"$tmp/i386.config" <<'EOF'
+CONFIG_CC_OPTIMIZE_FOR_SIZE=y
+CONFIG_SMP=y
+CONFIG_HIGH_RES_TIMERS=y
+CONFIG_NO_HZ_IDLE=y
+CONFIG_CPU_IDLE=y
+CONFIG_CPU_IDLE_GOV_HORIZON=y
+CONFIG_DEBUG_KERNEL=y
+CONFIG_CPU_IDLE_GOV_NET_TEST=y
+EOF
+# A 64-bit division the compiler does not inline is a libgcc call, which
+# the kernel does not link: name any such reference in the objects.
+check='nm -u drivers/cpuidle/governors/{horizon,net_test}.o kernel/time/tick-sched.o |
+	grep -E "__(u|)(div|mod)di3" | sed "s/^/libgcc division: /"'
+bot_build "build i386 tinyconfig with horizon" "$cache/check/i386" \
+	"$tmp/i386.config" vmlinux -- ARCH=i386 CC="ccache gcc"
+
+cat "$infra/config/boot.config" - >"$tmp/kunit-m.config" <<'EOF'
+CONFIG_MODULES=y
+CONFIG_MODULE_UNLOAD=y
+CONFIG_KUNIT=m
+CONFIG_TICK_SCHED_KUNIT_TEST=m
+CONFIG_CPU_IDLE_GOV_HORIZON_KUNIT_TEST=m
+EOF
+# Every KUnit suite of the series, as a module.
+check='for k in kernel/time/tick-sched_test.ko drivers/cpuidle/governors/tests/horizon_kunit.ko; do
+	[ -s "$k" ] || echo "no module $k"; done'
+bot_build "build KUnit suites as modules" "$cache/check/kunit-m" \
+	"$tmp/kunit-m.config" "bzImage modules" -- CC="ccache gcc"
+
+cat >"$tmp/arm.config" <<'EOF'
+CONFIG_MMU=y
+CONFIG_ARCH_MULTI_V7=y
+CONFIG_ARCH_VIRT=y
+CONFIG_SMP=y
+CONFIG_HIGH_RES_TIMERS=y
+CONFIG_NO_HZ_IDLE=y
+CONFIG_CPU_IDLE=y
+CONFIG_CPU_IDLE_GOV_HORIZON=y
+EOF
+check='llvm-nm -u drivers/cpuidle/governors/horizon.o | grep -E "__aeabi_[lu]*div|__(u|)divdi3" |
+	sed "s/^/libgcc division: /"'
+bot_build "build arm LLVM with horizon" "$cache/check/arm-llvm" \
+	"$tmp/arm.config" vmlinux -- ARCH=arm LLVM=1
 finish

@@ -3,12 +3,13 @@
 #
 # Make sure the Debian packages the project needs are installed: install the
 # missing ones when run as root, otherwise print the exact apt-get line and
-# fail.
+# fail. Usage: deps.sh [PACKAGE...]: the packages every target needs, plus
+# those a target adds (check-series: the LLVM toolchain).
 set -euo pipefail
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static acpica-tools bc bison
 flex libelf-dev libssl-dev cpio ccache python3 python3-ply python3-git gcc
 make libc6-dev perl git
-xz-utils rsync patch kmod valgrind gnuplot-nox sparse python3-docutils"
+xz-utils rsync patch kmod valgrind gnuplot-nox sparse python3-docutils $*"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
