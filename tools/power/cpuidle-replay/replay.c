@@ -98,7 +98,6 @@ struct stats {
 /* What the governors see through the kernel API stubs. */
 int replay_cpu;
 static s64 now_ns, next_timer_ns, next_tick_ns;
-static unsigned long long switches[REPLAY_NR_CPUS];
 struct task_struct replay_idle_tasks[REPLAY_NR_CPUS];
 static bool tick_stopped, got_tick;
 static s64 latency_req_ns = S64_MAX;
@@ -183,11 +182,6 @@ bool tick_nohz_tick_stopped(void)
 bool tick_nohz_idle_got_tick(void)
 {
 	return got_tick;
-}
-
-unsigned long long nr_context_switches_cpu(int cpu)
-{
-	return switches[cpu];
 }
 
 u64 local_clock(void)
@@ -781,7 +775,6 @@ static void run_governor(struct cpuidle_governor *gov, const struct table *t,
 	int c, i;
 
 	memset(st, 0, sizeof(*st));
-	memset(switches, 0, sizeof(switches));
 	memset(replay_idle_tasks, 0, sizeof(replay_idle_tasks));
 	for (c = 0; c < REPLAY_NR_CPUS; c++) {
 		memset(&devs[c], 0, sizeof(devs[c]));
@@ -802,7 +795,6 @@ static void run_governor(struct cpuidle_governor *gov, const struct table *t,
 		clock[p->cpu] = run_period(gov, t, &devs[p->cpu], p,
 					   clock[p->cpu], st) + p->busy_ns;
 		/* The CPU runs a task after the period, and comes back. */
-		switches[p->cpu] += 2;
 		replay_idle_tasks[p->cpu].nivcsw++;
 	}
 	st->queries = queries;

@@ -162,8 +162,6 @@ bool tick_nohz_idle_got_tick(void);
 /* No kernel configuration in user space: no option is enabled. */
 #define IS_ENABLED(CONFIG_option)	defined(CONFIG_option)
 
-/* Two context switches (to a task and back) end every idle period. */
-unsigned long long nr_context_switches_cpu(int cpu);
 /* The idle task of the replayed CPU is switched out once per idle period. */
 struct task_struct {
 	unsigned long nvcsw, nivcsw;
