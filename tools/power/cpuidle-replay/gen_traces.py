@@ -349,6 +349,35 @@ def fam_long_idle(rng, cpu, ph):
             Poisson(rng, 2, quiet=True)], uniform(5, 30)
 
 
+def fam_poisson_3k(rng, cpu, ph):
+    # Interrupts at 3 kHz on average, each waking a task: nothing repeats.
+    return [Poisson(rng, 3000)] + housekeeping(rng), lognormal(20, 0.6)
+
+
+def fam_io_lognormal(rng, cpu, ph):
+    # I/O completions with a heavy-tailed latency (log-normal around
+    # 150 us, a tenth beyond 500 us).
+    return [Completion(rng, lognormal(150, 1.0))] + housekeeping(rng), uniform(5, 30)
+
+
+def fam_compile(rng, cpu, ph):
+    # A build: compiler runs of milliseconds waiting on page-cache misses
+    # (heavy-tailed completions) and other CPUs' IPIs, then linking and
+    # make's own bookkeeping with short, random waits.
+    if ph % 2 == 0:
+        return [Completion(rng, lognormal(400, 1.2)), Poisson(rng, 300)] + \
+            housekeeping(rng), lognormal(2000, 1.0)
+    return [Poisson(rng, 1000), Periodic(rng, 4000, 0.3, quiet=True)] + \
+        housekeeping(rng), lognormal(300, 1.0)
+
+
+def fam_frame_pacing(rng, cpu, ph):
+    # A 60 Hz frame loop rendering for about 3 ms a frame, a compositor
+    # timer at twice the rate handled without a wakeup, and input events.
+    return [Periodic(rng, 16667, 0.02), Periodic(rng, 8333, 0.05, quiet=True),
+            Poisson(rng, 60)] + housekeeping(rng), lognormal(3000, 0.5)
+
+
 PHASES = [fam_network(10000), fam_desktop, fam_storage(80, 100), fam_periodic(1000)]
 
 
@@ -376,9 +405,14 @@ FAMILIES = {
     'tick-wheel': (1, fam_tick_wheel, 0),
     'timer-intercept': (1, fam_timer_intercept, 0),
     'long-idle': (1, fam_long_idle, 0),
+    'poisson-3k': (1, fam_poisson_3k, 0),
+    'io-lognormal': (1, fam_io_lognormal, 0),
+    'compile': (1, fam_compile, 8),
+    'frame-pacing': (1, fam_frame_pacing, 0),
 }
 # Families added later take the next seeds, so the earlier traces stay the same.
-LATER = ['softirq-burst', 'tick-wheel', 'timer-intercept', 'long-idle']
+LATER = ['softirq-burst', 'tick-wheel', 'timer-intercept', 'long-idle',
+         'poisson-3k', 'io-lognormal', 'compile', 'frame-pacing']
 # Families walked from time 0, so that the replay's ticks fall where the
 # family expects them.
 FROM_ZERO = ('tick-wheel',)

@@ -23,7 +23,8 @@
 #define CSV_HEADER	"governor,hz,entries,energy_a_nj,energy_b_nj,ratio_a,ratio_b," \
 			"above,below,miss_ratio,irq_wakeups,exit_latency_mean_ns," \
 			"tick_stops,tick_restarts,tick_wakeups,poll_limits,queries," \
-			"net_wakeups,idle_ns,net_programs"
+			"net_wakeups,idle_ns,net_programs,energy_c_nj,energy_d_nj," \
+			"ratio_c,ratio_d"
 #define MAX_GOVERNORS	8
 #define MAX_PARAMS	8
 #define MAX_EVENTS	64
@@ -54,8 +55,21 @@
 #define WAKE_US		3
 #define TICK_STOP_US	2
 #define TICK_RESTART_US	2
-#define NR_MODELS	2
-#define MODEL_B		1	/* index of model B in the energy arrays */
+/*
+ * The power models, indices in the energy arrays. A table gives the powers
+ * of models A and B; models C and D use those of model A.
+ * A: a state's target residency is its break-even time against the next
+ *    shallower state, and a visit costs nothing more.
+ * B: as A with B's powers, and a visit also pays active power over the
+ *    state's exit latency.
+ * C: latency-literal: as A, and a visit also pays active power over the
+ *    exit latency on entry and again on exit, taken literally as time
+ *    spent active (with A's narrow power gaps this puts the break-even of
+ *    deep states several times beyond their target residency).
+ * D: as A, but the break-even lies at twice the target residency (the
+ *    residencies a driver declares are optimistic by half).
+ */
+enum { MODEL_A, MODEL_B, MODEL_C, MODEL_D, NR_MODELS };
 
 enum ev_kind { EV_TIMER, EV_IRQ };
 
@@ -369,8 +383,8 @@ static void read_table(const char *path, struct table *t)
 		if (!strcmp(w[0], "active")) {
 			if (n != 3 || parse_u(w[1], &v[0]) || parse_u(w[2], &v[1]))
 				fail("%s:%d: expected 'active PA_MW PB_MW'", path, lineno);
-			t->active_mw[0] = v[0];
-			t->active_mw[1] = v[1];
+			for (m = 0; m < NR_MODELS; m++)
+				t->active_mw[m] = v[m == MODEL_B ? 1 : 0];
 			have_active = true;
 			continue;
 		}
@@ -395,7 +409,7 @@ static void read_table(const char *path, struct table *t)
 			s->flags |= CPUIDLE_FLAG_POLLING;
 		}
 		for (m = 0; m < NR_MODELS; m++)
-			t->power_mw[drv->state_count][m] = v[2 + m];
+			t->power_mw[drv->state_count][m] = v[m == MODEL_B ? 3 : 2];
 		drv->state_count++;
 	}
 	fclose(f);
@@ -406,14 +420,16 @@ static void read_table(const char *path, struct table *t)
 	 * Entry plus exit energy of each state, chosen so that its target
 	 * residency is the break-even time against the next shallower state
 	 * (or against staying active, for state 0): E_i + P_i * r_i =
-	 * E_{i-1} + P_{i-1} * r_i. A polling state costs no transition.
+	 * E_{i-1} + P_{i-1} * r_i, with twice the target residency for r_i
+	 * under model D. A polling state costs no transition.
 	 */
 	for (m = 0; m < NR_MODELS; m++) {
 		s64 prev_p = t->active_mw[m], prev_e = 0;
 		int i;
 
 		for (i = 0; i < drv->state_count; i++) {
-			s64 r = drv->states[i].target_residency;
+			s64 r = drv->states[i].target_residency *
+				(m == MODEL_D ? 2 : 1);
 			s64 e = prev_e + (prev_p - t->power_mw[i][m]) * r;
 
 			t->entry_nj[i][m] = e > 0 ? e : 0;
@@ -431,7 +447,9 @@ static void read_table(const char *path, struct table *t)
  * break-even time against the next shallower state. Under model B the
  * exit latency is also paid at active power, so a visit costs more the
  * slower the state is to leave, and the break-even time lies beyond the
- * target residency, as on hardware whose residencies are optimistic.
+ * target residency, as on hardware whose residencies are optimistic. Model
+ * C pays that twice (entry and exit), model D has the break-even at twice
+ * the target residency through the entry energy.
  */
 static s64 state_energy(const struct table *t, int i, s64 ns, int m)
 {
@@ -439,6 +457,8 @@ static s64 state_energy(const struct table *t, int i, s64 ns, int m)
 
 	if (m == MODEL_B)
 		e += t->active_mw[m] * t->drv.states[i].exit_latency;
+	else if (m == MODEL_C)
+		e += 2 * t->active_mw[m] * t->drv.states[i].exit_latency;
 	return e;
 }
 
@@ -755,7 +775,7 @@ static void print_row(const char *name, const struct stats *st,
 	       (unsigned long long)st->above, (unsigned long long)st->below,
 	       entries ? (double)(st->above + st->below) / entries : 0, irq,
 	       irq ? (double)st->exit_latency_ns / irq : 0);
-	printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+	printf("%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,",
 	       (unsigned long long)st->tick_stops,
 	       (unsigned long long)st->tick_restarts,
 	       (unsigned long long)st->tick_wakeups,
@@ -764,6 +784,10 @@ static void print_row(const char *name, const struct stats *st,
 	       (unsigned long long)st->net_wakeups,
 	       (unsigned long long)st->idle_ns,
 	       (unsigned long long)st->net_programs);
+	printf("%lld,%lld,%.4f,%.4f\n", (long long)st->energy_nj[MODEL_C],
+	       (long long)st->energy_nj[MODEL_D],
+	       (double)st->energy_nj[MODEL_C] / oracle[MODEL_C],
+	       (double)st->energy_nj[MODEL_D] / oracle[MODEL_D]);
 }
 
 static struct cpuidle_device devs[REPLAY_NR_CPUS];
@@ -852,8 +876,7 @@ int main(int argc, char **argv)
 	if (!dump) {
 		puts(CSV_HEADER);
 		memset(&ost, 0, sizeof(ost));
-		ost.energy_nj[0] = oracle[0];
-		ost.energy_nj[1] = oracle[1];
+		memcpy(ost.energy_nj, oracle, sizeof(ost.energy_nj));
 		print_row("oracle", &ost, oracle);
 	}
 	for (i = 0; i < nr_governors; i++) {

@@ -14,7 +14,7 @@ n=0 fails=0
 # The TAP stream, for the diagnostics of helpers whose output is captured.
 exec 3>&1
 
-TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_malformed test_menu_teo_timer
+TESTS="test_oracle_hand test_oracle_tick test_model_b_break_even test_models_c_d test_malformed test_menu_teo_timer
 test_teo_intercepts test_menu_repeating test_tick_retained test_latency_req
 test_poll_limit test_deterministic_traces test_lower_bound test_safety_net
 test_net_programs test_params test_new_families test_peer_origin test_peer_rows
@@ -126,6 +126,28 @@ test_model_b_break_even() {
 	[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 125000 ] || bad=1
 	[ "$bad" = 0 ] || echo "# model B break-even: $(tr '\n' ' ' <"$tmp/out.csv")"
 	result $bad model_b_break_even_beyond_residency
+}
+
+# Model C pays active power over twice the exit latency per visit, model D
+# puts the break-even at twice the target residency (entry energies S1
+# 500 * 20 = 10000, S2 10000 + 400 * 200 = 90000). A 150 us idle: model C
+# takes S1 (5000 + 75000 + 10000 = 90000 nJ, S2 45000 + 15000 + 100000),
+# model D S1 (10000 + 75000 = 85000, S2 90000 + 15000); a 1000 us idle: S2
+# under both (model C 145000 + 100000 = 245000, model D 90000 + 100000 =
+# 190000).
+test_models_c_d() {
+	local bad=0
+	hand_table
+	echo "idle 10 t150" >"$tmp/cd.trace"
+	"$replay" "$tmp/hand.tbl" "$tmp/cd.trace" >"$tmp/out.csv" || bad=1
+	[ "$(field "$tmp/out.csv" oracle energy_c_nj)" = 90000 ] || bad=1
+	[ "$(field "$tmp/out.csv" oracle energy_d_nj)" = 85000 ] || bad=1
+	echo "idle 10 t1000" >"$tmp/cd.trace"
+	"$replay" "$tmp/hand.tbl" "$tmp/cd.trace" >"$tmp/out2.csv" || bad=1
+	[ "$(field "$tmp/out2.csv" oracle energy_c_nj)" = 245000 ] || bad=1
+	[ "$(field "$tmp/out2.csv" oracle energy_d_nj)" = 190000 ] || bad=1
+	[ "$bad" = 0 ] || echo "# models C and D: $(tr '\n' ' ' <"$tmp/out.csv" "$tmp/out2.csv")"
+	result $bad models_c_d_break_even
 }
 
 # Every malformed input must fail with a message naming the line, and
@@ -354,26 +376,34 @@ test_deterministic_traces() {
 }
 
 # bounded CSV WHAT: in CSV, the replay of WHAT, no governor beats the
-# oracle, each ratio is the energy over the oracle's, and the oracle, menu,
+# oracle under any of the four models, each ratio is the energy over the
+# oracle's, and the oracle, menu,
 # teo and horizon all have their row.
 bounded() {
 	awk -F, -v t="$2" '
 		function off(r, e, o) { return o <= 0 || r - e / o > 1e-4 || e / o - r > 1e-4 }
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-			  if (!c["ratio_a"] || !c["ratio_b"] || !c["energy_a_nj"] ||
-			      !c["energy_b_nj"]) { print "# columns: " $0; bad = 1; exit }
+			  for (m = 0; m < 4; m++) {
+				  k = substr("abcd", m + 1, 1)
+				  if (!c["ratio_" k] || !c["energy_" k "_nj"]) {
+					  print "# columns: " $0; bad = 1; exit
+				  }
+			  }
 			  next }
-		$1 == "oracle" { oa = $c["energy_a_nj"]; ob = $c["energy_b_nj"] }
-		{ seen[$1] = 1 }
-		off($c["ratio_a"], $c["energy_a_nj"], oa) ||
-		off($c["ratio_b"], $c["energy_b_nj"], ob) {
-			print "# " $1 ": ratios not its energies over the oracle'"'"'s on " t
-			bad = 1
-		}
-		$c["ratio_a"] < 0.9999 || $c["ratio_b"] < 0.9999 {
-			print "# " $1 " below the oracle on " t
-			bad = 1
-		}
+		$1 == "oracle" { for (m = 0; m < 4; m++) {
+					k = substr("abcd", m + 1, 1); o[k] = $c["energy_" k "_nj"] } }
+		{ seen[$1] = 1
+		  for (m = 0; m < 4; m++) {
+			k = substr("abcd", m + 1, 1)
+			if (off($c["ratio_" k], $c["energy_" k "_nj"], o[k])) {
+				print "# " $1 ": ratio " k " not its energy over the oracle'"'"'s on " t
+				bad = 1
+			}
+			if ($c["ratio_" k] < 0.9999) {
+				print "# " $1 " below the oracle under model " k " on " t
+				bad = 1
+			}
+		  } }
 		END { if (!seen["oracle"] || !seen["menu"] || !seen["teo"] || !seen["horizon"]) {
 			print "# rows missing on " t; bad = 1 }
 		      exit bad }' "$1"
@@ -471,45 +501,57 @@ test_peer_rows() {
 	result $bad peer_rows_named_by_origin
 }
 
-# The headline on a hand-made CSV: E/O is the geometric mean of the
-# per-run ratios (horizon 1.00 and 1.21 under model A give 1.1000, not
-# their arithmetic 1.105 nor the geometric mean of their excess), misses
-# the arithmetic mean of the per-run ratios (10% and 30% give 20%, not the
-# 25% of the summed counts); then the targets, and the worst single run;
-# then clock event programmings per 1000 idle entries (horizon: 2 stops,
-# 2 restarts and 4 net programmings in 400 entries) and instructions per
-# select() with 1000 per programming (700 + 20).
+# The headline on a hand-made CSV of two runs under four models: E/O is
+# the geometric mean of the per-run ratios (horizon 1.00 and 1.21 under
+# model A give 1.1000, not their arithmetic 1.105 nor the geometric mean of
+# their excess), misses the arithmetic mean of the per-run ratios (10% and
+# 30% give 20%, not the 25% of the summed counts); then the targets, on
+# both runs and on the held-out one alone (where horizon loses under model
+# B), and the worst single run; then clock event programmings per 1000
+# idle entries (horizon: 2 stops, 2 restarts and 4 net programmings in 400
+# entries) and instructions per select() with 1000 per programming (700 +
+# 20).
 test_headline() {
 	local bad=0 f=$tmp/h/bench.csv line
 	mkdir -p "$tmp/h"
 	{
 		printf '%s' "trace,table,hz,governor,entries,ratio_a,ratio_b,above,below,"
 		printf '%s' "miss_ratio,irq_wakeups,exit_latency_mean_ns,tick_stops,"
-		echo "tick_restarts,net_wakeups,net_programs,queries,idle_ns"
-		echo "x,t,250,oracle,0,1,1,0,0,0,0,0,0,0,0,0,0,0"
-		echo "x,t,250,horizon,100,1.00,1.00,5,5,0.10,1,0,1,1,0,2,100,1000000000"
-		echo "x,t,1000,horizon,300,1.21,1.44,45,45,0.30,1,0,1,1,0,2,300,1000000000"
-		echo "x,t,250,teo-7.1,100,1.44,1.21,10,10,0.20,1,0,1,1,0,0,100,1000000000"
-		echo "x,t,1000,teo-7.1,100,1.44,1.21,20,20,0.40,1,0,1,1,0,0,100,1000000000"
+		echo "tick_restarts,net_wakeups,net_programs,queries,idle_ns,ratio_c,ratio_d"
+		echo "network-1k,t,250,oracle,0,1,1,0,0,0,0,0,0,0,0,0,0,0,1,1"
+		echo "network-1k,t,250,horizon,100,1.00,1.00,5,5,0.10,1,0,1,1,0,2,100,1000000000,1.00,1.00"
+		echo "poisson-3k,t,1000,horizon,300,1.21,1.44,45,45,0.30,1,0,1,1,0,2,300,1000000000,1.21,1.00"
+		echo "network-1k,t,250,teo-7.1,100,1.44,1.21,10,10,0.20,1,0,1,1,0,0,100,1000000000,1.44,1.21"
+		echo "poisson-3k,t,1000,teo-7.1,100,1.44,1.21,20,20,0.40,1,0,1,1,0,0,100,1000000000,1.44,1.21"
 	} >"$f"
 	printf 'governor,instr_sel,instr_idle\nhorizon,700,800\nteo-7.1,690,900\n' \
 		>"$tmp/h/cost.csv"
 	python3 "$top/bench.py" --summary "$f" >"$tmp/h/out" || bad=1
-	for line in 'all  *horizon  *1.1000  *10.00%  *1.2000  *20.00%  *20.00%' \
-		    'all  *teo-7.1  *1.4400  *44.00%  *1.2100  *21.00%  *30.00%' \
-		    '\[holds\] E/O excess model A .*10.00% against 44.00% (teo-7.1), limit 22.00%' \
-		    '\[holds\] E/O model B .*1.2000 against 1.2100' \
-		    '\[holds\] misses .*20.00% against 30.00% (teo-7.1), limit 22.50%' \
-		    '\[holds\] no family .*worst x -23.611%' \
-		    "\\[FAILS\\] instructions .*teo-7.1's: 700 against 690" \
-		    '4 of 5 targets hold' \
-		    'model A: -15.97% on x, t, HZ=1000 (horizon 1.2100, teo-7.1 1.4400)' \
-		    'model B: +19.01% on x, t, HZ=1000' \
+	for line in 'all  *horizon  *1.1000  *1.2000  *1.1000  *1.0000  *20.00%  *10.00%' \
+		    'all  *teo-7.1  *1.4400  *1.2100  *1.4400  *1.2100  *30.00%  *15.00%' \
+		    'held-out  *horizon  *1.2100  *1.4400  *1.2100  *1.0000  *30.00%  *15.00%' \
+		    'Held out from tuning (1 of 2 families): poisson-3k\.' \
+		    'B all  *1.2000  *1.2100  *-0.83%' \
+		    '\[holds | holds\] model A: E/O 1.1000 below .* 1.4400 (teo-7.1)' \
+		    '\[holds | FAILS\] model B: E/O 1.2000 below .* 1.2100 (teo-7.1)' \
+		    'held out: E/O 1.4400 below' \
+		    '\[holds | holds\] model D: E/O 1.0000 below .* 1.2100' \
+		    '\[holds | holds\] model A: excess .*10.00% against 44.00% (teo-7.1), limit 22.00%' \
+		    '\[holds | holds\] idle misses .*20.00% against 30.00% (teo-7.1), limit 22.50%' \
+		    '\[holds | FAILS\] no (model, table) cell .*worst model B t -0.83%' \
+		    'held out: worst model B t +19.01%' \
+		    '\[holds | holds\] model A: no family .*worst poisson-3k -15.97%' \
+		    '\[holds | holds\] above misses on random-wakeup .*10.00% against 15.00%' \
+		    "\\[FAILS | FAILS\\] instructions .*teo-7.1's: 700 against 690" \
+		    '9 of 10 targets hold on all families, 7 of 10 on the held-out ones' \
+		    'model A: -15.97% on poisson-3k, t, HZ=1000 (horizon 1.2100, teo-7.1 1.4400)' \
+		    'model B: +19.01% on poisson-3k, t, HZ=1000' \
+		    '^poisson-3k\*  *1.2100  *1.4400  *-15.97%' \
 		    'horizon  *5.0  *5.0  *10.0  *20.0  *700  *720$' \
 		    'teo-7.1  *10.0  *10.0  *0.0  *20.0  *690  *710$'; do
 		grep -q -- "$line" "$tmp/h/out" || { echo "# no line matching: $line"; bad=1; }
 	done
-	[ "$bad" = 0 ] || sed 's/^/# /' "$tmp/h/out" | head -30
+	[ "$bad" = 0 ] || sed 's/^/# /' "$tmp/h/out" | head -60
 	result $bad headline_arithmetic
 }
 
