@@ -45,10 +45,15 @@
  *
  * A mean is swayed by rare long idle periods: one idle period of 20 ms in a
  * hundred of 30 us makes it 230 us, and a state chosen for that would be
- * left too early nearly every time.  So the expected idle duration used
- * below is capped by the time by which a clear majority (9/16) of the idle
- * periods have ended, interpolated within its bin.  An even split between
- * short and long idle periods is left to the mean, as the energy decides it.
+ * left too early nearly every time.  The mean is also the right measure
+ * only if target residencies are exact break-even times; where leaving a
+ * deep state costs more than its target residency tells (its exit latency
+ * spent at active power), a state entered for a mean that a minority of
+ * long idle periods make up is paid for by the majority that end early.
+ * So the expected idle duration used below is capped by the time that most
+ * (5/8) of the idle periods outlast, interpolated within its bin, and a
+ * state is taken to pay off only beyond its target residency plus half its
+ * exit latency.
  *
  * The selection proceeds in these steps:
  *
@@ -408,19 +413,23 @@ EXPORT_SYMBOL_IF_KUNIT(horizon_to_come);
  * @prob: Probability, out of HORIZON_ONE, that they end the spell.
  * @rel_ns: Their mean time from now.
  * @lo_ns: Start of their bin, from now (may be negative).
- * @hi_ns: End of their bin, from now.
  */
 static void horizon_add(struct horizon_estimate *est, u64 prob, s64 rel_ns,
-			s64 lo_ns, s64 hi_ns)
+			s64 lo_ns)
 {
 	est->sum += prob * rel_ns;
 	if (est->survival >= HORIZON_MAJORITY_LEFT &&
 	    est->survival - prob < HORIZON_MAJORITY_LEFT) {
 		s64 from_ns = max_t(s64, lo_ns, 0);
+		s64 span_ns = 2 * max_t(s64, rel_ns - from_ns, 0);
 
-		/* Interpolated across the bin; @prob is at most HORIZON_ONE. */
+		/*
+		 * Interpolated across a span from the start of the bin that
+		 * is centred on their mean (a logarithmic bin is too coarse
+		 * to spread them over); @prob is at most HORIZON_ONE.
+		 */
 		est->majority_ns = from_ns +
-			div_u64((u64)(hi_ns - from_ns) *
+			div_u64((u64)span_ns *
 				(est->survival - HORIZON_MAJORITY_LEFT), prob);
 	}
 	est->survival -= prob;
@@ -527,7 +536,7 @@ VISIBLE_IF_KUNIT void horizon_estimate(const struct horizon_cpu *data, s64 spent
 				 * product and @at_risk fit in 32 bits.
 				 */
 				horizon_add(est, (u32)(est->survival * weight) /
-					    (u32)at_risk, rel_ns, lo_ns, hi_ns);
+					    (u32)at_risk, rel_ns, lo_ns);
 			}
 		}
 		at_risk -= seen;
@@ -553,8 +562,8 @@ EXPORT_SYMBOL_IF_KUNIT(horizon_estimate);
  * net (the tick) to wake the CPU, nothing is assumed beyond what was seen.
  *
  * Return: E[min(X, limit)] in nanoseconds, X being the time from now to
- * the next intercept, or the time by which 9/16 of the spells have ended
- * if that is shorter.
+ * the next intercept, or the time that 5/8 of the spells outlast if that
+ * is shorter.
  */
 VISIBLE_IF_KUNIT s64 horizon_expected_ns(const struct horizon_estimate *est,
 					 bool trust_tail)

@@ -52,18 +52,20 @@
 #define HORIZON_LIMIT_MAX_NS	((s64)1 << 40)
 /*
  * A target residency is the break-even time of a state only if leaving it
- * costs nothing; it costs the exit latency at active power. A state is
- * taken to pay off beyond its target residency plus a quarter of its exit
- * latency: in the replay benchmark this costs 0.1% of energy where target
- * residencies are exact break-evens and saves 3.5% where each visit pays
- * its exit latency (a half or a whole exit latency save more there, but
- * cost 0.4% and 1.9% where residencies are exact, and idle misses).
+ * costs nothing; it costs the exit latency at active power, which drivers
+ * account for to different degrees. A state is taken to pay off beyond its
+ * target residency plus half its exit latency: a little energy where the
+ * residencies are exact break-evens, much where each visit pays its exit
+ * latency on top.
  */
-#define HORIZON_EXIT_MARGIN(lat)	((lat) / 4)
+#define HORIZON_EXIT_MARGIN(lat)	((lat) / 2)
 /* The shortest safety net worth a wakeup. */
 #define HORIZON_NET_MIN_NS	RESIDENCY_THRESHOLD_NS
-/* Survival below this (a 9/16 majority ended) caps the expectation. */
-#define HORIZON_MAJORITY_LEFT	(HORIZON_ONE * 7 / 16)
+/*
+ * The time by which survival drops below this (5/8 of the spells still
+ * going) caps the expectation.
+ */
+#define HORIZON_MAJORITY_LEFT	(HORIZON_ONE * 10 / 16)
 
 /**
  * struct horizon_cpu - Per-CPU statistics of the horizon governor.

@@ -291,7 +291,8 @@ static void horizon_test_max_states(struct kunit *test)
 	for (i = 0; i < CPUIDLE_STATE_MAX; i++)
 		horizon_test_add_state(env, US(10 * i), US(20 * i), false);
 
-	env->sleep_length_ns = US(20 * 7 + 19);
+	/* State 7 fits with half its exit latency to spare, state 8 not. */
+	env->sleep_length_ns = US(20 * 7 + 10 * 7 / 2 + 4);
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 7);
 	env->sleep_length_ns = KTIME_MAX;
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick),
@@ -401,9 +402,13 @@ static void horizon_test_bimodal(struct kunit *test)
 	bool stop_tick;
 
 	horizon_test_learn_mix(test, 100, 2, 0);
-	/* Half end at 30 us, half at 4 ticks: about 2 ticks expected. */
-	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
-	KUNIT_EXPECT_TRUE(test, stop_tick);
+	/*
+	 * Half end at 30 us, half at 4 ticks: the mean is about 2 ticks, but
+	 * a deep state must be outlasted by 5/8 of the idle periods. C1E,
+	 * and the tick is kept.
+	 */
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
 }
 
 /* Wakeups within a microsecond are short, not past, at the start. */
@@ -792,18 +797,18 @@ static void horizon_test_deep_intercept_is_intercept(struct kunit *test)
 }
 
 /*
- * A state pays off beyond its target residency plus a quarter of its exit
- * latency: 210 us fits C6's residency (200 us) but not with its margin
- * (25 us of its 100 us exit latency); 230 us does.
+ * A state pays off beyond its target residency plus half its exit
+ * latency: 240 us fits C6's residency (200 us) but not with its margin
+ * (50 us of its 100 us exit latency); 260 us does.
  */
 static void horizon_test_exit_margin(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 
 	horizon_test_client_table(env);
-	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(210),
+	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(240),
 						 S64_MAX), 2);
-	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(230),
+	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(260),
 						 S64_MAX), 3);
 }
 
