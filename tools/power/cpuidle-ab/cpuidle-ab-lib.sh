@@ -563,3 +563,20 @@ ab_plot() {
 		echo "plot: gnuplot failed ($(head -n1 "$_dir/plot.err"))"
 	fi
 }
+
+# ab_param_path NAME:PARAM=VALUE: the sysfs file of the module parameter.
+ab_param_path() {
+	_p=${1#*:}
+	echo "${SYSROOT:-}/sys/module/${1%%:*}/parameters/${_p%%=*}"
+}
+
+# ab_put_params: write back every parameter of $ab_params ("FILE=VALUE"
+# words) that differs from its value; fails if one cannot be.
+ab_put_params() {
+	_rc=0
+	for _pv in $ab_params; do
+		[ "$(cat "${_pv%=*}" 2>/dev/null)" = "${_pv##*=}" ] && continue
+		echo "${_pv##*=}" 2>/dev/null >"${_pv%=*}" || _rc=1
+	done
+	return $_rc
+}

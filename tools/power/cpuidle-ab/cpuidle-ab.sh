@@ -25,7 +25,10 @@ usage() {
 usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w idle|mix|cmd] [-t SECONDS]
                      [-L CPUIDLE_LOAD] [-n ROUND_TRIPS] [-G MICROSECONDS]
                      [-s SECONDS] [-o DIR] [-- COMMAND [ARG...]]
-  -g  governors to compare, comma-separated (default horizon,menu,teo)
+  -g  governors to compare, comma-separated (default horizon,menu,teo);
+      NAME:PARAM=VALUE is governor NAME with its module parameter PARAM
+      (/sys/module/NAME/parameters/PARAM) set to VALUE for its runs, as in
+      horizon:safety_net=N; the parameter is put back after them
   -r  rounds; each runs the workload once under every governor (default 3)
   -w  workload: idle (nothing runs), mix (cpuidle_load mix: periodic
       timers, pipe ping-pong between CPUs, bursts of short sleeps), or
@@ -129,10 +132,20 @@ fi
 [ -n "$(echo "$governors" | tr -d ' \t')" ] || bad "-g: no governor"
 seen=" "
 for g in $governors; do
-	case "$g" in
-	*[!A-Za-z0-9_-]*) bad "-g: bad governor name '$g'" ;;
+	name=${g%%:*}
+	case "$name" in
+	"" | *[!A-Za-z0-9_-]*) bad "-g: bad governor name '$name'" ;;
 	esac
-	[ ${#g} -le 15 ] || bad "-g: governor name '$g' is too long"
+	[ ${#name} -le 15 ] || bad "-g: governor name '$name' is too long"
+	if [ "$name" != "$g" ]; then
+		case "${g#*:}" in
+		[A-Za-z0-9_]*=[A-Za-z0-9_]*) ;;
+		*) bad "-g: '$g': NAME:PARAM=VALUE expected" ;;
+		esac
+		case "${g#*:}" in
+		*[!A-Za-z0-9_=]* | *=*=*) bad "-g: '$g': NAME:PARAM=VALUE expected" ;;
+		esac
+	fi
 	case "$seen" in
 	*" $g "*) bad "-g: governor '$g' given twice" ;;
 	esac
@@ -189,9 +202,20 @@ echo "cpuidle-ab: $(uname -sr), $ncpus CPUs online," \
 govs=
 for g in $governors; do
 	case " $avail " in
-	*" $g "*) govs="$govs $g" ;;
-	*) echo "governor $g: not available (available: $avail); left out" ;;
+	*" ${g%%:*} "*) ;;
+	*)
+		echo "governor ${g%%:*}: not available (available: $avail); left out"
+		continue
+		;;
 	esac
+	if [ "${g%%:*}" != "$g" ]; then
+		prm=$(ab_param_path "$g")
+		if [ ! -r "$prm" ]; then
+			echo "$g: no parameter $prm; left out"
+			continue
+		fi
+	fi
+	govs="$govs $g"
 done
 set -f
 # shellcheck disable=SC2086
@@ -204,10 +228,19 @@ while [ "$1" != -- ]; do
 	shift
 done
 shift
+# The parameters the variants set, each with its value now, to put back.
+ab_params=
 for g in $govs; do
 	[ "$g" = "$orig" ] || [ -w "$AB_CPUIDLE/current_governor" ] ||
-		die "cannot select governor $g:" \
+		die "cannot select governor ${g%%:*}:" \
 		    "$AB_CPUIDLE/current_governor is not writable (not root?)"
+	[ "${g%%:*}" != "$g" ] || continue
+	prm=$(ab_param_path "$g")
+	[ -w "$prm" ] || die "cannot set $prm: not writable (not root?)"
+	case " $ab_params " in
+	*" $prm="*) ;;
+	*) ab_params="$ab_params $prm=$(cat "$prm")" ;;
+	esac
 done
 [ ! -r "${SYSROOT:-}/sys/module/horizon/parameters/safety_net" ] ||
 	echo "horizon safety_net: $(cat "${SYSROOT:-}/sys/module/horizon/parameters/safety_net")"
@@ -242,6 +275,10 @@ cleanup() {
 		echo 0 >"$ab_inst/tracing_on"
 		rmdir "$ab_inst"
 	fi 2>/dev/null
+	if ! ab_put_params; then
+		echo "cpuidle-ab: error: could not put back$ab_params" >&2
+		st=1
+	fi
 	if [ "$ab_changed" = 1 ]; then
 		if [ "$(cat "$AB_CPUIDLE/current_governor")" = "$orig" ] ||
 		   { echo "$orig" >"$AB_CPUIDLE/current_governor" &&
@@ -316,12 +353,18 @@ fi
 mkdir -p "$outdir" || die "cannot create $outdir"
 [ "$workload" = idle ] || : >"$outdir/command.log"
 
-# select_governor NAME: write it, and check that it took.
+# select_governor NAME[:PARAM=VALUE]: put back the parameters of the
+# variants, write NAME and the variant's parameter, and check that they
+# took.
 select_governor() {
-	[ "$(cat "$AB_CPUIDLE/current_governor")" != "$1" ] || return 0
+	ab_put_params || return 1
+	if [ "${1%%:*}" != "$1" ]; then
+		echo "${1#*=}" 2>/dev/null >"$(ab_param_path "$1")" || return 1
+	fi
+	[ "$(cat "$AB_CPUIDLE/current_governor")" != "${1%%:*}" ] || return 0
 	ab_changed=1
-	echo "$1" 2>/dev/null >"$AB_CPUIDLE/current_governor" &&
-		[ "$(cat "$AB_CPUIDLE/current_governor")" = "$1" ]
+	echo "${1%%:*}" 2>/dev/null >"$AB_CPUIDLE/current_governor" &&
+		[ "$(cat "$AB_CPUIDLE/current_governor")" = "${1%%:*}" ]
 }
 
 # run_workload [COMMAND...]: in the background, so that a signal is taken

@@ -355,6 +355,42 @@ test_bad_options() {
 	has bad_option_message "$tmp/out" "mix needs cpuidle_load\|is not an executable"
 }
 
+# Variants: NAME:PARAM=VALUE runs governor NAME with its module parameter
+# set, and the plain NAME with the parameter as found; it is put back at
+# the end. A variant whose parameter does not exist is left out; a
+# malformed one is refused before anything changes.
+planned test_param_variant 8
+test_param_variant() {
+	f=$tmp/f9
+	mkfake "$f"
+	echo "ladder menu teo horizon" >"$f/sys/devices/system/cpu/cpuidle/available_governors"
+	m=$f/sys/module/horizon/parameters
+	mkdir -p "$m"
+	echo Y >"$m/safety_net"
+	cat >"$tmp/logpar.sh" <<'EOF2'
+echo "$(cat "$1/sys/devices/system/cpu/cpuidle/current_governor")" \
+	"$(cat "$1/sys/module/horizon/parameters/safety_net")" >>"$1/order.log"
+EOF2
+	run_ab "$f" -g horizon:safety_net=N,horizon,menu:nope=1,menu -r 2 -n 0 -s 0 \
+		-o "$tmp/o9" -- sh "$tmp/logpar.sh" "$f"
+	check variant_status "$ab_rc" 0
+	check variant_order "$(tr '\n' ' ' <"$f/order.log")" \
+		"horizon N horizon Y menu Y horizon N horizon Y menu Y "
+	check variant_put_back "$(cat "$m/safety_net")" Y
+	has variant_left_out "$tmp/out" "^menu:nope=1: no parameter .*/sys/module/menu/parameters/nope; left out$"
+	check variant_csv "$(csv "$tmp/o9/rounds.csv" 2 horizon:safety_net=N s.state1.usage)" 0
+	echo N >"$m/safety_net"
+	run_ab "$f" -g horizon:safety_net=Y,menu -r 1 -n 0 -s 0 -o "$tmp/o9" \
+		-- sh "$tmp/logpar.sh" "$f"
+	check variant_put_back_n "$(cat "$m/safety_net") $(gov_of "$f")" "N teo"
+	for args in "-g horizon:safety_net" "-g horizon:a=b=c"; do
+		# shellcheck disable=SC2086
+		run_ab "$f" $args -r 1 -n 0 -s 0 -o "$tmp/o9b"
+		check "variant_refused '$args'" "$ab_rc $(cat "$m/safety_net") $(gov_of "$f")" \
+			"2 N teo"
+	done
+}
+
 # The usage on -h and on --help wherever getopts takes an option: on
 # stdout, exit status 0, nothing changed. The runner's too.
 planned test_help 5
