@@ -4,7 +4,9 @@
  *
  *   cpuidle_load timer PERIOD_US MSECS   periodic timer wakeups (on the CPU
  *                                        given by CPUIDLE_LOAD_CPU, if set)
- *   cpuidle_load pingpong MSECS          pipe ping-pong between two CPUs
+ *   cpuidle_load pingpong MSECS [THINK_US]
+ *                                        pipe ping-pong between two CPUs,
+ *                                        THINK_US apart (200 by default)
  *   cpuidle_load burst MSECS             bursts of short sleeps, then long
  *   cpuidle_load mix MSECS               the three above, one third each
  *   cpuidle_load qos US MSECS            mix while holding a PM QoS CPU
@@ -111,7 +113,7 @@ static void *pong_thread(void *arg)
 	return NULL;
 }
 
-static int run_pingpong(long msecs)
+static int run_pingpong(long msecs, long think_us)
 {
 	long long end = now_us() + msecs * 1000LL;
 	int ping[2], pong[2];
@@ -138,7 +140,7 @@ static int run_pingpong(long msecs)
 			return 1;
 		}
 		/* Let both ends go idle between exchanges. */
-		sleep_us(200);
+		sleep_us(think_us);
 	}
 	c = 'q';
 	if (write(ping[1], &c, 1) != 1)
@@ -150,7 +152,7 @@ static int run_pingpong(long msecs)
 static int run_mix(long msecs)
 {
 	run_timer(1000, msecs / 3);
-	if (run_pingpong(msecs / 3))
+	if (run_pingpong(msecs / 3, 200))
 		return 1;
 	run_burst(msecs / 3);
 	return 0;
@@ -268,7 +270,7 @@ static int bad_args(const char *prog)
 {
 	fprintf(stderr, "usage: %s timer PERIOD_US MSECS | qos US MSECS |\n",
 		prog);
-	fprintf(stderr, "       pingpong MSECS | burst MSECS | mix MSECS |\n");
+	fprintf(stderr, "       pingpong MSECS [THINK_US] | burst MSECS | mix MSECS |\n");
 	fprintf(stderr, "       ipiburst CPU MSECS [GAP_US]\n");
 	return 2;
 }
@@ -292,6 +294,14 @@ int main(int argc, char **argv)
 			return bad_args(argv[0]);
 		return run_ipiburst(cpu, msecs, gap);
 	}
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "pingpong")) {
+		long think = 200;
+
+		if (parse_long(argv[2], 1, INT_MAX, &msecs) ||
+		    (argc == 4 && parse_long(argv[3], 1, 10000000, &think)))
+			return bad_args(argv[0]);
+		return run_pingpong(msecs, think);
+	}
 	if (argc == 4 && !strcmp(argv[1], "timer")) {
 		const char *cpu = getenv("CPUIDLE_LOAD_CPU");
 		long c;
@@ -309,8 +319,6 @@ int main(int argc, char **argv)
 	}
 	if (argc != 3 || parse_long(argv[2], 1, INT_MAX, &msecs))
 		return bad_args(argv[0]);
-	if (!strcmp(argv[1], "pingpong"))
-		return run_pingpong(msecs);
 	if (!strcmp(argv[1], "burst")) {
 		run_burst(msecs);
 		return 0;
