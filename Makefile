@@ -7,7 +7,8 @@ export HORIZON_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/horizon
 INFRA := infra
 
 .PHONY: help deps prepare kernelversion kernel kunit checkpatch selftests \
-	test run shell apply bench record selftests-all series check-series soak mutants clean
+	test run shell apply bench guest-bench record selftests-all series check-series soak \
+	mutants clean
 
 help:
 	@echo "make run            build, boot and compare horizon, menu and teo in QEMU"
@@ -20,6 +21,9 @@ help:
 	@echo "make bench          replay benchmark: horizon against the oracle and against menu"
 	@echo "                    and teo of this tree and of PEERS (default ../shared/peers/linux-7.1"
 	@echo "                    if present; PEERS= for none); TRACES=DIR adds recorded traces"
+	@echo "make guest-bench    build a kernel with mainline's menu and teo of PEER (default"
+	@echo "                    ../shared/peers/linux-7.1) as menu71 and teo71 and compare them"
+	@echo "                    in QEMU with horizon, menu and teo; writes bench/guest.txt"
 	@echo "make record         record a replay trace from the QEMU guest (on a host, as root:"
 	@echo "                    tools/power/cpuidle-replay/record-host.sh, see its README.rst)"
 	@echo "make selftests      boot and run the cpuidle kselftests"
@@ -29,7 +33,7 @@ help:
 	@echo "                    (MUTANTS=\"NAME...\" for some; infra/mutants.py lists them)"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
-	@echo "make series         write the three patch series (git format-patch) to"
+	@echo "make series         write the four patch series (git format-patch) to"
 	@echo "                    \$$HORIZON_CACHE/series/N-NAME/, signed by SIGNOFF or git config"
 	@echo "make check-series   identity, then git am each series on the base, checkpatch,"
 	@echo "                    MAINTAINERS, kernel-doc, rst, build every step, sparse,"
@@ -60,6 +64,9 @@ checkpatch: prepare
 
 bench: prepare
 	@$(INFRA)/replay.sh bench
+
+guest-bench: prepare
+	@$(INFRA)/guest-bench.sh
 
 record: prepare
 	@$(INFRA)/record.sh
@@ -98,4 +105,4 @@ clean:
 	rm -rf $(HORIZON_CACHE)/boot $(HORIZON_CACHE)/boot-debug $(HORIZON_CACHE)/kunit $(HORIZON_CACHE)/kselftest \
 		$(HORIZON_CACHE)/initramfs* $(HORIZON_CACHE)/acpi $(HORIZON_CACHE)/results \
 		$(HORIZON_CACHE)/replay $(HORIZON_CACHE)/traces $(HORIZON_CACHE)/bench \
-		$(HORIZON_CACHE)/series $(HORIZON_CACHE)/check/boot
+		$(HORIZON_CACHE)/series $(HORIZON_CACHE)/check/boot $(HORIZON_CACHE)/compare

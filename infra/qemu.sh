@@ -3,9 +3,10 @@
 #
 # Boot the boot kernel in QEMU (TCG) with a busybox initramfs and run one
 # guest job: "test" (the cpuidle kselftests), "run" (the governor
-# comparison of `make run`) or "record" (an ftrace recording of the idle
-# loop for the replay benchmark) or "soak" (the debug kernel's soak, for
-# SOAK_S seconds). The console goes to stdout and to
+# comparison of `make run`), "record" (an ftrace recording of the idle
+# loop for the replay benchmark), "soak" (the debug kernel's soak, for
+# SOAK_S seconds) or "compare" (the comparison kernel's governor
+# comparison of `make guest-bench`). The console goes to stdout and to
 # $cache/results/guest-JOB.log; the job's own output is cut out between the
 # HORIZON-BEGIN/END markers into $cache/results/JOB.out.
 #
@@ -16,7 +17,7 @@ set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
 
-job=${1:?usage: qemu.sh test|run|record|soak|shell}
+job=${1:?usage: qemu.sh test|run|record|soak|compare|shell}
 results=$cache/results
 log=$results/guest-$job.log
 out=$results/$job.out
@@ -39,6 +40,10 @@ if [ "$job" = soak ]; then
 	mem=1024
 	timeout=${HORIZON_TIMEOUT:-$((soak_s + 900))}
 fi
+if [ "$job" = compare ]; then
+	kernel=$cache/compare/boot/arch/x86/boot/bzImage
+	timeout=${HORIZON_TIMEOUT:-2400}
+fi
 [ -f "$kernel" ] || die "no boot kernel at $kernel (run make kernel, or make soak)"
 case "$smp" in
 [1-8]) ;;
@@ -59,7 +64,7 @@ mkdir -p "$root/bin" "$root/horizon" "$root/kselftest"
 cp /bin/busybox "$root/bin/busybox"
 cp "$infra/guest/init" "$root/init"
 cp "$infra/guest/run-job.sh" "$infra/guest/record-job.sh" \
-	"$infra/guest/soak-job.sh" "$root/horizon/"
+	"$infra/guest/soak-job.sh" "$infra/guest/compare-job.sh" "$root/horizon/"
 cp "$repo/tools/power/cpuidle-ab/cpuidle-ab.sh" \
 	"$repo/tools/power/cpuidle-ab/cpuidle-ab-lib.sh" "$root/horizon/"
 cp -a "$ks/install" "$root/kselftest/cpuidle"
