@@ -16,6 +16,15 @@ export CCACHE_BASEDIR=$src
 # worktree (make check-series) then share the cache.
 export CCACHE_NOHASHDIR=1
 
+# -h or --help as the first argument of a script that sources this: print
+# the script's header comment, and exit.
+case "${1:-}" in
+-h | --help)
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
+	exit 0
+	;;
+esac
+
 die() {
 	echo "${0##*/}: error: $*" >&2
 	exit 1

@@ -4,7 +4,8 @@
 # Tests of the infra's own verdicts, on fake inputs: guest_tally, which
 # decides whether a guest job passed (used by every make target that boots
 # the guest), count, which adds a suite's counts to `make test`'s line, and
-# qemu.sh's removal of an earlier run's output before anything can fail.
+# qemu.sh's removal of an earlier run's output before anything can fail,
+# and -h and --help of every script a user runs.
 # Usage: run_tests.sh [COUNTFILE]; prints TAP, writes "PASSED FAILED" to
 # COUNTFILE.
 set -uo pipefail
@@ -16,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 pass=0 fail=0
 TESTS=(tally_pass tally_failed_test tally_bad_exit tally_no_end tally_missing
 	tally_kernel_log tally_skip_all count_good count_empty count_no_file
-	count_bad_exit count_garbage qemu_removes_stale)
+	count_bad_exit count_garbage qemu_removes_stale help)
 echo "1..${#TESTS[@]}"
 
 # check NAME CONDITION-STATUS [DIAGNOSTIC]: one TAP result.
@@ -140,6 +141,32 @@ test_qemu_removes_stale() {
 	st=$?
 	[ "$st" != 0 ] && [ ! -e "$tmp/cache/results/test.out" ]
 	check "qemu.sh: an earlier run's output is gone when it fails" $? "status $st"
+}
+
+# Every script a user runs, the make targets' included, answers -h and
+# --help on stdout with status 0 and does nothing else: run against an
+# empty cache, with a time limit, so that one taking the option for
+# something else fails rather than builds.
+test_help() {
+	local f o bad=""
+	for f in "$infra"/*.sh "$repo"/tools/power/cpuidle-replay/*.sh \
+		 "$repo"/tools/power/cpuidle-replay/*.py \
+		 "$repo"/tools/power/cpuidle-ab/cpuidle-ab.sh; do
+		[ "${f##*/}" != common.sh ] || continue
+		for o in -h --help; do
+			case "$f" in
+			*.py) set -- python3 "$f" ;;
+			*) set -- "$f" ;;
+			esac
+			HORIZON_CACHE=$tmp/help timeout 20 "$@" "$o" >"$tmp/help.out" 2>&1 </dev/null
+			if [ $? != 0 ] || [ ! -s "$tmp/help.out" ] || [ -e "$tmp/help" ]; then
+				bad="$bad ${f#"$repo"/} $o;"
+				rm -rf "$tmp/help"
+			fi
+		done
+	done
+	[ -z "$bad" ]
+	check "every script answers -h and --help" $? "failed:$bad"
 }
 
 for t in "${TESTS[@]}"; do

@@ -125,6 +125,7 @@ def convert(lines, out):
     if not per_cpu:
         fail('no events')
     total = 0
+    lengths, quiet, wakeups, cpus = [], 0, 0, 0
     for cpu in sorted(per_cpu):
         if cpu >= NR_CPUS:
             sys.stderr.write('ftrace2trace: CPU %d left out (the replay has %d CPUs)\n'
@@ -151,6 +152,9 @@ def convert(lines, out):
                 nxt = next((tk for tk in timers if tk[0] > pstart + end_rel), None)
                 if nxt is not None:
                     evs_out.append((max(int(round(nxt[0] - pstart)), end_rel) + 1, nxt[1], True))
+            lengths.append(end_rel)
+            quiet += sum(q for r, _, q in evs_out if r <= end_rel)
+            wakeups += sum(1 for r, _, _ in evs_out if r <= end_rel)
             evs_out = evs_out[-MAX_EVENTS:]
             lines_out.append('idle %d %s\n' % (max(1, int(busy)), ' '.join(
                 '%s%s%d' % (k, 'q' if q else '', r) for r, k, q in evs_out)))
@@ -158,15 +162,25 @@ def convert(lines, out):
             out.write('cpu %d\n' % cpu)
             out.writelines(lines_out)
             total += len(lines_out)
+            cpus += 1
         else:
             sys.stderr.write('ftrace2trace: CPU %d left out: no complete idle period (no '
                              'cpu_idle events, or no switch away from the idle task)\n' % cpu)
     if not total:
         fail('no complete idle period found (need sched_switch, cpu_idle and '
              'hrtimer_expire_entry events)')
+    lengths.sort()
+    sys.stderr.write('ftrace2trace: %d idle periods on %d CPU%s; %d wakeups, %.1f%% quiet '
+                     '(no task woken); idle period median %d us, p90 %d us\n'
+                     % (total, cpus, '' if cpus == 1 else 's', wakeups,
+                        100.0 * quiet / wakeups, lengths[len(lengths) // 2],
+                        lengths[min(len(lengths) - 1, len(lengths) * 9 // 10)]))
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        return
     if len(sys.argv) > 2:
         sys.exit('usage: ftrace2trace.py [FTRACE_TEXT]')
     if len(sys.argv) == 2:

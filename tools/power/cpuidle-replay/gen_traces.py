@@ -440,6 +440,9 @@ def generate(outdir, periods):
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        return
     if len(sys.argv) not in (2, 3):
         sys.exit('usage: gen_traces.py OUTDIR [PERIODS]')
     periods = int(sys.argv[2]) if len(sys.argv) == 3 else 10000

@@ -39,9 +39,16 @@ die() {
 }
 
 usage() {
-	sed -n '/^#   record-host.sh/,/^#   -r/p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
+	sed -n '/^#   record-host.sh/,/^#   -r/p' "$0" | sed 's/^# \{0,1\}//'
 }
+
+# -h and --help: the usage on stdout; a bad option: on stderr, status 2.
+case "${1:-}" in
+-h | --help)
+	usage
+	exit 0
+	;;
+esac
 
 is_uint() {
 	case $1 in '' | *[!0-9]*) return 1 ;; esac
@@ -55,7 +62,10 @@ while getopts t:b:o:l:r:h opt; do
 	o) out=$OPTARG ;;
 	l) label=$OPTARG ;;
 	r) raw=$OPTARG ;;
-	*) usage ;;
+	*)
+		usage >&2
+		exit 2
+		;;
 	esac
 done
 shift $((OPTIND - 1))
