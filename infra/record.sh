@@ -3,13 +3,13 @@
 #
 # `make record`: boot the guest, trace its idle loop while real programs
 # run, and convert the recording into the replay trace
-# tools/power/cpuidle-replay/traces/qemu-mix.trace (committed, so that the
-# benchmark does not need a boot).
+# bench/traces/qemu-mix.trace (committed, so that the benchmark does not
+# need a boot; it is the project's data, in no patch).
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
 
-out=$repo/tools/power/cpuidle-replay/traces/qemu-mix.trace
+out=$repo/bench/traces/qemu-mix.trace
 "$infra/build-kernel.sh"
 phase "recording the idle loop in the guest (menu governor)"
 HORIZON_GOVERNOR=menu "$infra/qemu.sh" record >/dev/null

@@ -3,7 +3,8 @@
 #
 # Build the cpuidle-replay harness from the prepared tree (menu.c, teo.c and
 # horizon.c compiled unchanged) into $cache/replay, and generate the trace
-# families into $cache/traces when the generator changed.
+# families into $cache/traces, with the project's recordings of bench/traces
+# beside them, when the generator or a recording changed.
 # Usage: replay.sh build | test | bench
 # bench also copies its results to bench/ and into README.md. It compares
 # with the menu and teo of every kernel tree in PEERS (space-separated,
@@ -26,7 +27,7 @@ build() {
 	make -s -C "$tool" TREE="$src" OUTPUT="$bin" ||
 		die "building cpuidle-replay failed"
 	local stamp recorded
-	recorded=$(find "$tool/traces" -name '*.trace' 2>/dev/null | sort || true)
+	recorded=$(find "$repo/bench/traces" -name '*.trace' 2>/dev/null | sort || true)
 	# shellcheck disable=SC2086
 	stamp=$(cat "$tool/gen_traces.py" $recorded | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$traces/.stamp" 2>/dev/null)" != "$stamp" ]; then
