@@ -158,7 +158,7 @@ test_help() {
 			*.py) set -- python3 "$f" ;;
 			*) set -- "$f" ;;
 			esac
-			HORIZON_CACHE=$tmp/help timeout 20 "$@" "$o" >"$tmp/help.out" 2>&1 </dev/null
+			HORIZON_CACHE=$tmp/help timeout 20 "$@" "$o" >"$tmp/help.out" 2>/dev/null </dev/null
 			if [ $? != 0 ] || [ ! -s "$tmp/help.out" ] || [ -e "$tmp/help" ]; then
 				bad="$bad ${f#"$repo"/} $o;"
 				rm -rf "$tmp/help"
