@@ -4,7 +4,8 @@
 # `make run`: prepare the tree, build the boot kernel, boot it with horizon
 # selected, run the same idle/wakeup workload under horizon, menu and teo in
 # one boot with cpuidle-ab (tools/power/cpuidle-ab; the guest prints its
-# table), and print the counters summed over its rounds side by side.
+# table), and print the counters summed over its rounds side by side, and
+# draw them (with gnuplot) in $HORIZON_CACHE/results/run.png.
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
@@ -44,3 +45,52 @@ END {
 	}
 }' "$out"
 [ "$status" = 0 ] || die "the guest job failed: $(guest_tally "$out" | tr '\n' ';')"
+
+# The same counters drawn: per governor, the share of idle time in each
+# state, and the idle-miss ratio.
+png=$cache/results/run.png
+if ! command -v gnuplot >/dev/null; then
+	echo "plot: skipped (no gnuplot)"
+	exit 0
+fi
+awk '/^HZ-ROW/ {
+	if (!($2 in seen)) { seen[$2] = 1; govs[++ng] = $2 }
+	if (!($3 in sseen)) { sseen[$3] = 1; sts[++ns] = $3; name[$3] = $4 }
+	t[$2, $3] = $6; tot[$2] += $6
+	u[$2] += $5; m[$2] += $7 + $8
+}
+END {
+	printf "governor"
+	for (j = 1; j <= ns; j++)
+		printf " %s", name[sts[j]]
+	print " misses"
+	for (i = 1; i <= ng; i++) {
+		g = govs[i]
+		printf "%s", g
+		for (j = 1; j <= ns; j++)
+			printf " %.2f", tot[g] ? 100 * t[g, sts[j]] / tot[g] : 0
+		printf " %.2f\n", u[g] ? 100 * m[g] / u[g] : 0
+	}
+}' "$out" >"$cache/results/run.dat"
+ncol=$(head -1 "$cache/results/run.dat" | wc -w)
+gnuplot <<PLOT || die "gnuplot failed on $cache/results/run.dat"
+set terminal pngcairo size 1000,420 noenhanced
+set output "$png"
+set multiplot layout 1,2 title "make run: QEMU TCG guest, mix workload (every state is HLT: decisions, not power)"
+set style data histogram
+set style histogram rowstacked
+set style fill solid 0.85
+set key outside right
+set ylabel "share of idle time, %"
+set yrange [0:100]
+set title "state residency"
+plot for [c=2:$((ncol - 1))] "$cache/results/run.dat" using c:xtic(1) title columnheader(c)
+set style histogram clustered
+set yrange [0:*]
+set ylabel "idle misses, % of entries"
+set title "idle misses ((above + below) / usage)"
+unset key
+plot "$cache/results/run.dat" using $ncol:xtic(1) title "misses"
+unset multiplot
+PLOT
+echo "plot: $png"
