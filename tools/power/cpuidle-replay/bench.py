@@ -479,7 +479,8 @@ def summarise(rows, cost):
                 lines.append('  model %s: %+.2f%% on %s, %s, HZ=%s (horizon %.4f, %s %.4f)'
                              % (m.upper(), 100 * v, t, tb, hz, hv, bp, bv))
 
-    head = '%-16s' % 'family' + ''.join('%10s' % SHORT.get(g, g) for g in govs)
+    fw = max([16] + [len(t) + 2 for t in traces])
+    head = '%-*s' % (fw, 'family') + ''.join('%10s' % SHORT.get(g, g) for g in govs)
     vs = 'horizon' in govs and peers
     for m, what in [(m, 'E/O model ' + m.upper()) for m in MODELS] + [
             (None, 'Idle misses'), ('above', 'Above misses')]:
@@ -500,7 +501,7 @@ def summarise(rows, cost):
                 b = min(val[p] for p in peers)
                 cells += ('%+9.2f%%' % (100 * (val['horizon'] / b - 1)) if m in MODELS else
                           '%+9.1f%%' % (100 * (val['horizon'] - b)))
-            lines.append('%-16s' % (t + ('*' if held_out(t) else '')) + cells)
+            lines.append('%-*s' % (fw, t + ('*' if held_out(t) else '')) + cells)
     if vs:
         lines.append('')
         lines.append('vs_best: horizon against the best peer of the family (E/O: ratio - 1; '
