@@ -294,12 +294,6 @@ def bench_matrix(path):
         len(traces), len(tables), ', '.join(tables), ' and '.join(hzs))
 
 
-def bench_where(ctx, path):
-    if path.startswith(ctx['cache']):
-        return '$HORIZON_CACHE/' + os.path.relpath(path, ctx['cache'])
-    return os.path.relpath(path, REPO)
-
-
 def bench_rows(path):
     """{governor: [set, governor, E/O_A, E/O_B, E/O_C, E/O_D, miss, above]}
     of the headline table's 'all' rows."""
@@ -329,8 +323,8 @@ def gen_bench(ctx, args):
             if l.split()[0] in ('set', 'all', 'recorded', 'held-out')]
     worst = table_lines(path, r'Worst single run', r'^$') \
         if any(l.startswith('Worst single run') for l in text) else []
-    return wrap('Replay benchmark (make bench, %s, %s) over %s:' % (
-        bench_where(ctx, path), when(path), bench_matrix(path))) + [''] + [
+    return wrap('Replay benchmark (tools/power/cpuidle-replay/bench.py, %s) over '
+                '%s:' % (when(path), bench_matrix(path))) + [''] + [
             ('  ' + l).rstrip() for l in rows + [''] + worst] + [
         ''] + wrap(
         'E/O: geometric mean over runs of energy / oracle energy, under four '
@@ -341,7 +335,8 @@ def gen_bench(ctx, args):
         'entries; above: of above / entries. menu-X and teo-X are the '
         'governors of kernel X compiled unchanged, as is horizon; '
         'horizon-nonet is horizon with safety_net=0. The held-out families '
-        '(marked in the tables of make bench) were left out when horizon\'s '
+        '(marked in the per-family tables of bench.py) were left out when '
+        'horizon\'s '
         'constants were chosen.')
 
 
@@ -381,6 +376,9 @@ def gen_bench_nets(ctx, args):
         rows = list(csv.DictReader(f))
     models = [m for m in 'abcd' if 'ratio_' + m in rows[0]]
 
+    recorded = sorted({r['trace'] for r in rows if r.get('set') == 'recorded'})
+    nw = max([12] + [len(t) + 1 for t in recorded])
+
     def line(name, keep):
         h = [r for r in rows if r['governor'] == 'horizon' and keep(r)]
         n = [r for r in rows if r['governor'] == 'horizon-nonet' and keep(r)]
@@ -388,17 +386,17 @@ def gen_bench_nets(ctx, args):
             return None
         idle = sum(int(r['idle_ns']) for r in h) / 1e9
         nets = sum(int(r['net_wakeups']) for r in h)
-        return '  %-12s%6.1f' % (name, nets / idle if idle else 0) + ''.join(
+        return '  %-*s%6.1f' % (nw, name, nets / idle if idle else 0) + ''.join(
             '  %5.3f/%5.3f' % (geomean(float(r['ratio_' + m]) for r in h),
                                geomean(float(r['ratio_' + m]) for r in n))
             for m in models)
 
-    out = ['  %-12s%6s' % ('trace', 'nets/s') + ''.join(
+    out = ['  %-*s%6s' % (nw, 'trace', 'nets/s') + ''.join(
         '  %11s' % ('model %s' % m.upper()) for m in models)]
-    for t in sorted({r['trace'] for r in rows if r.get('set') == 'recorded'}):
+    for t in recorded:
         out.append(line(t, lambda r, t=t: r['trace'] == t))
     out.append(line('all runs', lambda r: True))
-    return wrap('Safety nets in the replay (make bench, %s): nets fired per second '
+    return wrap('Safety nets in the replay (bench.py, %s): nets fired per second '
                 'of idle time, and E/O with nets / without them '
                 '(horizon.safety_net=N), on each recorded trace and over all runs:'
                 % when(path)) + [''] + [l for l in out if l]
