@@ -80,6 +80,25 @@ S2 50 100 100 100
 TBL
 }
 
+# oracle_is US MODEL=NJ...: on the hand table, one idle period of US
+# microseconds ended by a timer costs the oracle NJ under each MODEL (a to
+# d); a diagnostic for each that does not.
+oracle_is() {
+	local us=$1 mv got bad=0
+	shift
+	hand_table
+	echo "idle 10 t$us" >"$tmp/one.trace"
+	"$replay" "$tmp/hand.tbl" "$tmp/one.trace" >"$tmp/oracle.csv" || return 1
+	for mv; do
+		got=$(field "$tmp/oracle.csv" oracle "energy_${mv%%=*}_nj")
+		if [ "$got" != "${mv#*=}" ]; then
+			echo "# $us us, model ${mv%%=*}: oracle $got nJ, not ${mv#*=}"
+			bad=1
+		fi
+	done
+	return $bad
+}
+
 # One 1000 us idle ended by a timer, tick at 4 ms (HZ=250), so no tick in
 # between: S2 costs 45000 + 100 * 1000 = 145000 nJ, S1 5000 + 500000;
 # keeping the tick costs nothing more, so the oracle pays 145000. Under
@@ -116,15 +135,8 @@ test_oracle_tick() {
 # S1 160000).
 test_model_b_break_even() {
 	local bad=0
-	hand_table
-	echo "idle 10 t150" >"$tmp/be.trace"
-	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv" || bad=1
-	[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 60000 ] || bad=1
-	[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 85000 ] || bad=1
-	echo "idle 10 t300" >"$tmp/be.trace"
-	"$replay" "$tmp/hand.tbl" "$tmp/be.trace" >"$tmp/out.csv" || bad=1
-	[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 125000 ] || bad=1
-	[ "$bad" = 0 ] || echo "# model B break-even: $(tr '\n' ' ' <"$tmp/out.csv")"
+	oracle_is 150 a=60000 b=85000 || bad=1
+	oracle_is 300 b=125000 || bad=1
 	result $bad model_b_break_even_beyond_residency
 }
 
@@ -137,16 +149,8 @@ test_model_b_break_even() {
 # 190000).
 test_models_c_d() {
 	local bad=0
-	hand_table
-	echo "idle 10 t150" >"$tmp/cd.trace"
-	"$replay" "$tmp/hand.tbl" "$tmp/cd.trace" >"$tmp/out.csv" || bad=1
-	[ "$(field "$tmp/out.csv" oracle energy_c_nj)" = 90000 ] || bad=1
-	[ "$(field "$tmp/out.csv" oracle energy_d_nj)" = 85000 ] || bad=1
-	echo "idle 10 t1000" >"$tmp/cd.trace"
-	"$replay" "$tmp/hand.tbl" "$tmp/cd.trace" >"$tmp/out2.csv" || bad=1
-	[ "$(field "$tmp/out2.csv" oracle energy_c_nj)" = 245000 ] || bad=1
-	[ "$(field "$tmp/out2.csv" oracle energy_d_nj)" = 190000 ] || bad=1
-	[ "$bad" = 0 ] || echo "# models C and D: $(tr '\n' ' ' <"$tmp/out.csv" "$tmp/out2.csv")"
+	oracle_is 150 c=90000 d=85000 || bad=1
+	oracle_is 1000 c=245000 d=190000 || bad=1
 	result $bad models_c_d_break_even
 }
 
