@@ -76,7 +76,8 @@ ncol=$(head -1 "$cache/results/run.dat" | wc -w)
 gnuplot <<PLOT || die "gnuplot failed on $cache/results/run.dat"
 set terminal pngcairo size 1000,420 noenhanced
 set output "$png"
-set multiplot layout 1,2 title "make run: QEMU TCG guest, mix workload (every state is HLT: decisions, not power)"
+set multiplot layout 1,2 title "make run: QEMU TCG guest, mix workload \
+(every state is HLT: decisions, not power)"
 set style data histogram
 set style histogram rowstacked
 set style fill solid 0.85

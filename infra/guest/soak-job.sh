@@ -51,8 +51,9 @@ awk "$CPUIDLE_AWK_VAL"'
 / tick_idle_net: / { net[cpu] = val("expires"); next }
 / hrtimer_expire_entry: / {
 	if (net[cpu] && val("now") >= net[cpu]) {
-		# Written as it goes: the stream is killed, not ended.
-		print ++fired > "/tmp/soak.fired"
+		# A line appended as it goes: the stream is killed, not ended,
+		# and a file rewritten each time could be read empty.
+		print "net" >> "/tmp/soak.fired"
 		close("/tmp/soak.fired")
 	}
 	net[cpu] = 0
@@ -228,7 +229,7 @@ done
 echo 0 >"$TRACING/tracing_on"
 kill "$tracer" 2>/dev/null
 wait "$tracer" 2>/dev/null
-fired=$(cat /tmp/soak.fired 2>/dev/null || echo 0)
+fired=$(($(cat /tmp/soak.fired 2>/dev/null | wc -l)))
 echo 0 >"$TRACING/events/enable"
 
 # Splats: the kernel log lines of cpuidle_lib.sh's CPUIDLE_SPLAT.

@@ -377,7 +377,8 @@ EOF2
 	check variant_order "$(tr '\n' ' ' <"$f/order.log")" \
 		"horizon N horizon Y menu Y horizon N horizon Y menu Y "
 	check variant_put_back "$(cat "$m/safety_net")" Y
-	has variant_left_out "$tmp/out" "^menu:nope=1: no parameter .*/sys/module/menu/parameters/nope; left out$"
+	has variant_left_out "$tmp/out" \
+		"^menu:nope=1: no parameter .*/sys/module/menu/parameters/nope; left out$"
 	check variant_csv "$(csv "$tmp/o9/rounds.csv" 2 horizon:safety_net=N s.state1.usage)" 0
 	echo N >"$m/safety_net"
 	run_ab "$f" -g horizon:safety_net=Y,menu -r 1 -n 0 -s 0 -o "$tmp/o9" \
