@@ -51,9 +51,10 @@
  * spent at active power), a state entered for a mean that a minority of
  * long idle periods make up is paid for by the majority that end early.
  * So the expected idle duration used below is capped by the time that most
- * (5/8) of the idle periods outlast, interpolated within its bin, and a
- * state is taken to pay off only beyond its target residency plus half its
- * exit latency.
+ * (5/8) of the idle periods outlast, interpolated across the intercepts of
+ * the bin where that share is reached (spread evenly around their mean),
+ * and a state is taken to pay off only beyond its target residency plus
+ * half its exit latency.
  *
  * The selection proceeds in these steps:
  *
