@@ -56,7 +56,6 @@ import email.header
 import email.utils
 import json
 import glob
-import math
 import os
 import re
 import shutil
@@ -369,6 +368,10 @@ def gen_bench_nets(ctx, args):
     """What the safety net does in the replay: per recorded trace and over
     all runs, nets fired per second of idle time and E/O with and without
     them, from bench.csv."""
+    # E/O as bench.py's own tables compute it.
+    sys.path.insert(0, os.path.join(REPO, 'tools', 'power', 'cpuidle-replay'))
+    from bench import eo
+
     path = bench_file(ctx)
     if not path:
         die('no replay benchmark results: run make bench')
@@ -387,8 +390,7 @@ def gen_bench_nets(ctx, args):
         idle = sum(int(r['idle_ns']) for r in h) / 1e9
         nets = sum(int(r['net_wakeups']) for r in h)
         return '  %-*s%6.1f' % (nw, name, nets / idle if idle else 0) + ''.join(
-            '  %5.3f/%5.3f' % (geomean(float(r['ratio_' + m]) for r in h),
-                               geomean(float(r['ratio_' + m]) for r in n))
+            '  %5.3f/%5.3f' % (eo(h, m), eo(n, m))
             for m in models)
 
     out = ['  %-*s%6s' % (nw, 'trace', 'nets/s') + ''.join(
@@ -400,11 +402,6 @@ def gen_bench_nets(ctx, args):
                 'of idle time, and E/O with nets / without them '
                 '(horizon.safety_net=N), on each recorded trace and over all runs:'
                 % when(path)) + [''] + [l for l in out if l]
-
-
-def geomean(xs):
-    xs = list(xs)
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float('nan')
 
 
 def guest_outputs(ctx):

@@ -378,6 +378,11 @@ def summarise(rows, cost):
     traces = sorted({r['trace'] for r in rows})
     tables = sorted({r['table'] for r in rows})
     held = [t for t in traces if held_out(t)]
+    # The runs of each governor on the held-out families, when they are
+    # a part of the families and not all of them.
+    hby = None
+    if held and len(held) < len(traces):
+        hby = {g: [r for r in rs if held_out(r['trace'])] for g, rs in by.items()}
 
     lines.append("Energy over the oracle's (E/O: geometric mean over runs of the per-run "
                  'ratio) under the')
@@ -437,8 +442,7 @@ def summarise(rows, cost):
     lines.extend(programming(by, govs, cost))
 
     lines.extend(sweep(by, govs, peers, tables, 'all families'))
-    if held and len(held) < len(traces):
-        hby = {g: [r for r in rs if held_out(r['trace'])] for g, rs in by.items()}
+    if hby:
         lines.extend(sweep(hby, govs, peers, tables, 'held-out families'))
 
     if 'horizon' in govs and peers:
@@ -446,10 +450,7 @@ def summarise(rows, cost):
         lines.append('Targets, horizon against the best peer of each figure, on all families '
                      '| on the held-out ones:')
         res = target_lines(by, cost, peers, tables)
-        hres = res
-        if held and len(held) < len(traces):
-            hby = {g: [r for r in rs if held_out(r['trace'])] for g, rs in by.items()}
-            hres = target_lines(hby, cost, peers, tables)
+        hres = target_lines(hby, cost, peers, tables) if hby else res
         word = {True: 'holds', False: 'FAILS', None: 'n/a'}
         for (ok, text), (hok, htext) in zip(res, hres):
             lines.append('  [%s | %s] %s' % (word[ok], word[hok], text))
