@@ -5,11 +5,12 @@
  * drives them, and compare their energy with an oracle that knows the
  * future.
  *
- * Usage: replay [-g GOVERNOR] [-p PARAM=0|1]... [-d] TABLE TRACE
+ * Usage: replay [-g GOVERNOR | -s STATE] [-p PARAM=0|1]... [-d] TABLE TRACE
  *
  * Prints one CSV row for the oracle and one per governor (all registered
  * governors, or only -g GOVERNOR); -d prints every decision instead.
  * -p sets a boolean module parameter of a governor (module_param()).
+ * -s runs, instead of the governors, "fixed": always STATE, tick stopped.
  * The trace and state table formats are described in README.rst.
  */
 #include <errno.h>
@@ -25,6 +26,7 @@
 			"tick_stops,tick_restarts,tick_wakeups,poll_limits,queries," \
 			"net_wakeups,idle_ns,net_programs,energy_c_nj,energy_d_nj," \
 			"ratio_c,ratio_d"
+#define USAGE		"usage: replay [-g GOVERNOR | -s STATE] [-p PARAM=0|1]... [-d] TABLE TRACE"
 #define MAX_GOVERNORS	8
 #define MAX_PARAMS	8
 #define MAX_EVENTS	64
@@ -119,6 +121,29 @@ static u64 queries;
 
 static struct cpuidle_governor *governors[MAX_GOVERNORS];
 static int nr_governors;
+
+/*
+ * -s STATE: instead of the registered governors, one that always selects
+ * STATE and asks for the tick to be stopped, so that a test knows which
+ * state every visit was made in.
+ */
+static int fixed_state = -1;
+
+static int fixed_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			bool *stop_tick)
+{
+	return fixed_state;
+}
+
+static void fixed_reflect(struct cpuidle_device *dev, int index)
+{
+}
+
+static struct cpuidle_governor fixed_gov = {
+	.name = "fixed",
+	.select = fixed_select,
+	.reflect = fixed_reflect,
+};
 
 static struct {
 	const char *name;
@@ -557,7 +582,19 @@ static u64 poll_time_ns(const struct cpuidle_driver *drv,
 	return limit;
 }
 
-/* The idle/miss accounting of cpuidle_enter_state(). */
+/*
+ * The residency cpuidle_enter_state() measures for a visit of @slept_ns
+ * (from entry to the wakeup) to state @idx: local_clock() is read right
+ * before the state's ->enter() and again after it returns, when the CPU has
+ * left the state, so the exit latency is part of it. The kernel's below
+ * test subtracts it again; its above test does not.
+ */
+static s64 residency_ns(const struct cpuidle_driver *drv, int idx, s64 slept_ns)
+{
+	return slept_ns + drv->states[idx].exit_latency_ns;
+}
+
+/* The idle/miss accounting of cpuidle_enter_state(), @diff as it measures it. */
 static void account(const struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		    int idx, s64 diff, struct stats *st)
 {
@@ -706,15 +743,16 @@ static s64 run_period(struct cpuidle_governor *gov, const struct table *t,
 			is_net = false;
 		}
 		if (dump)
-			printf("%s cpu%d t=%lld sel=%d stop=%d stopped=%d wake=+%lld%s\n",
+			printf("%s cpu%d t=%lld sel=%d stop=%d stopped=%d res=%lld wake=+%lld%s\n",
 			       gov->name, dev->cpu, (long long)now_ns, idx,
 			       stop_tick, tick_stopped,
+			       (long long)residency_ns(drv, idx, wake - now_ns),
 			       (long long)(wake - now_ns),
 			       is_tick ? " tick" : is_net ? " net" :
 			       poll_limit ? " poll" : "");
 
 		st->entries++;
-		account(drv, dev, idx, wake - now_ns, st);
+		account(drv, dev, idx, residency_ns(drv, idx, wake - now_ns), st);
 		for (m = 0; m < NR_MODELS; m++)
 			st->energy_nj[m] += state_energy(t, idx, wake - now_ns, m);
 		if (!is_tick && !is_net && !poll_limit &&
@@ -850,12 +888,19 @@ int main(int argc, char **argv)
 	struct table table;
 	struct trace tr;
 	s64 oracle[NR_MODELS];
+	s64 v;
 	int opt, i, ran = 0;
 
-	while ((opt = getopt(argc, argv, "g:p:d")) != -1) {
+	while ((opt = getopt(argc, argv, "g:p:s:d")) != -1) {
 		switch (opt) {
 		case 'g':
 			only = optarg;
+			break;
+		case 's':
+			if (parse_u(optarg, &v) || v >= CPUIDLE_STATE_MAX)
+				fail("-s %s: expected a state index below %d",
+				     optarg, CPUIDLE_STATE_MAX);
+			fixed_state = v;
 			break;
 		case 'p':
 			set_param(optarg);
@@ -864,13 +909,22 @@ int main(int argc, char **argv)
 			dump = true;
 			break;
 		default:
-			fail("usage: replay [-g GOVERNOR] [-p PARAM=0|1]... [-d] TABLE TRACE");
+			fail(USAGE);
 		}
 	}
 	if (argc - optind != 2)
-		fail("usage: replay [-g GOVERNOR] [-p PARAM=0|1]... [-d] TABLE TRACE");
+		fail(USAGE);
+	if (only && fixed_state >= 0)
+		fail(USAGE);
 	read_table(argv[optind], &table);
 	read_trace(argv[optind + 1], &tr);
+	if (fixed_state >= table.drv.state_count)
+		fail("-s %d: %s has %d states", fixed_state, argv[optind],
+		     table.drv.state_count);
+	if (fixed_state >= 0) {
+		governors[0] = &fixed_gov;
+		nr_governors = 1;
+	}
 
 	run_oracle(&table, &tr, oracle);
 	if (!dump) {

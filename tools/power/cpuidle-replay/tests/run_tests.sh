@@ -19,7 +19,7 @@ test_malformed test_menu_teo_timer test_teo_intercepts test_menu_repeating
 test_tick_retained test_latency_req test_poll_limit test_deterministic_traces
 test_lower_bound test_safety_net test_net_programs test_params test_new_families
 test_peer_origin test_peer_rows test_headline test_converter
-test_record_host_options"
+test_record_host_options test_residency_kernel"
 
 # result STATUS NAME: a test's one result line. Tests run in a subshell:
 # the status is left in $tmp/status for the count.
@@ -218,13 +218,14 @@ test_menu_teo_timer() {
 	result $bad menu_teo_deepest_on_timer_trace
 }
 
-# settles GOVERNOR TRACE WANT: after learning, the governor never goes
-# deeper than state WANT and picks it in at least 3 decisions out of 4.
+# settles GOVERNOR TRACE WANT [SHARE]: after learning, the governor never
+# goes deeper than state WANT and picks it in at least SHARE (default 3/4)
+# of its decisions.
 settles() {
 	selections "$1" "$top/tables/intel-client.tbl" "$2" >"$tmp/sel" || return 1
-	awk -v want="$3" '
+	awk -v want="$3" -v share="${4:-0.75}" '
 		$1 > want { deeper++ } $1 == want { hit++ }
-		END { if (!NR || deeper || hit * 4 < NR * 3) {
+		END { if (!NR || deeper || hit < NR * share) {
 			print "# " deeper + 0 " deeper, " hit + 0 " of " NR " at " want
 			exit 1 } }' "$tmp/sel"
 }
@@ -239,10 +240,13 @@ test_teo_intercepts() {
 }
 
 # A repeating 300 us non-timer interval: menu must keep to C6 (residency
-# 200 us, index 4), the deepest state within 300 us.
+# 200 us, index 4), the deepest state within 300 us, in most decisions.
+# Not in all: the tick, kept with the timer at 3.5 ms, splits an interval
+# every 4 ms; menu's last 8 intervals then hold two short ones, and it
+# takes C3 until they have left them (about a third of its decisions).
 test_menu_repeating() {
 	for i in $(seq 400); do echo "idle 20 i300 t3500"; done >"$tmp/rep.trace"
-	settles menu "$tmp/rep.trace" 4
+	settles menu "$tmp/rep.trace" 4 0.6
 	result $? menu_follows_repeating_interval
 }
 
@@ -626,6 +630,43 @@ test_record_host_options() {
 		fi
 	done
 	result $bad record_host_rejects_bad_options
+}
+
+# The residency of a visit is what cpuidle_enter_state() measures: from
+# local_clock() before the state's ->enter() to local_clock() after it
+# returns, so the state's exit latency is in it; above is judged on it as
+# is, below on it less the exit latency. On the hand table, state forced
+# with -s: S2 (exit latency 50 us, residency 100 us) for 60 us measures
+# 110 us, not above (the old wake-minus-entry residency, 60 us, was); for
+# 40 us 90 us, above. S1 (5 us, 10 us) for 103 us measures 108 us and is
+# below, as 108 - 5 >= S2's 100 us (the old 103 - 5 was not); for 97 us
+# 102 us, not below.
+test_residency_kernel() {
+	local bad=0 want
+	hand_table
+	printf 'idle 10 t60\nidle 10 t40\n' >"$tmp/above.trace"
+	printf 'idle 10 t103\nidle 10 t97\n' >"$tmp/below.trace"
+	for want in "1 above 110000 90000 1 0" "0 below 108000 102000 0 1"; do
+		# shellcheck disable=SC2086
+		set -- $want
+		"$replay" -d -s "$1" "$tmp/hand.tbl" "$tmp/$2.trace" >"$tmp/r.d" &&
+			"$replay" -s "$1" "$tmp/hand.tbl" "$tmp/$2.trace" >"$tmp/r.csv" || bad=1
+		got="$(sed -n 's/.* sel=\([0-9]*\) .* res=\([0-9]*\) .*/\1 \2/p' "$tmp/r.d" | tr '\n' ' ')"
+		[ "$got" = "$1 $3 $1 $4 " ] ||
+			{ echo "# -s $1 on $2.trace: state and residency '$got', want '$1 $3 $1 $4 '"; bad=1; }
+		got="$(field "$tmp/r.csv" fixed above) $(field "$tmp/r.csv" fixed below)"
+		[ "$got" = "$5 $6" ] ||
+			{ echo "# -s $1 on $2.trace: above and below '$got', want '$5 $6'"; bad=1; }
+	done
+	for want in "-s 2:has 2 states" "-s x:expected a state index" "-g menu -s 0:usage"; do
+		# shellcheck disable=SC2086
+		if ! refuses "$replay" ${want%%:*} "$tmp/hand.tbl" "$tmp/above.trace" ||
+		   ! grep -q -- "${want#*:}" "$tmp/err"; then
+			echo "# replay ${want%%:*} accepted or unclear: $(cat "$tmp/err")"
+			bad=1
+		fi
+	done
+	result $bad residency_as_the_kernel_measures_it
 }
 
 set -- $TESTS
