@@ -31,6 +31,8 @@ help:
 	@echo "make soak           the debug kernel (KASAN, UBSAN, lockdep) soaked SOAK_S s (300) per preset"
 	@echo "make mutants        apply small defects one at a time; each must fail a test"
 	@echo "                    (MUTANTS=\"NAME...\" for some; infra/mutants.py lists them)"
+	@echo "make ukunit         the horizon and tick-sched-bound KUnit suites in user space,"
+	@echo "                    HZ=250 and 1000, each case in its own process (seconds)"
 	@echo "make shell          boot the guest to a shell"
 	@echo "make apply TREE=DIR apply the project to your own 6.12 tree"
 	@echo "make series         write the four patch series (git format-patch) to"
@@ -91,6 +93,11 @@ check-series: prepare
 
 mutants: prepare
 	@python3 $(INFRA)/mutants.py $(MUTANTS)
+
+.PHONY: ukunit
+
+ukunit:
+	@$(INFRA)/ukunit/check.sh "$(HORIZON_CACHE)/ukunit"
 
 shell: kernel
 	@$(INFRA)/qemu.sh shell

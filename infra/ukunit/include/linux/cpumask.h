@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* User-space KUnit build: for_each_possible_cpu() is in ukunit.h. */
