@@ -267,6 +267,86 @@ def best(values, peers):
     return min((values[p], p) for p in peers)
 
 
+def run_key(r):
+    return (r['trace'], r['table'], r['hz'])
+
+
+def set_keys(runs):
+    """The sets of runs figures are given on, as (name, set of run keys),
+    leaving out the empty ones."""
+    sets = [('all', runs)] + [(s, [r for r in runs if r.get('set') == s])
+                              for s in ('synthetic', 'recorded', 'hardware')]
+    sets += [('tuning', [r for r in runs if not held_out(r['trace'])]),
+             ('held-out', [r for r in runs if held_out(r['trace'])])]
+    return [(s, {run_key(r) for r in rs}) for s, rs in sets if rs]
+
+
+def log_sum(rs, m):
+    return sum(math.log(max(float(r['ratio_' + m]), 1e-9)) for r in rs)
+
+
+def lofo(by, peers, keys, m):
+    """Leave one family out, under model M on the runs of KEYS. The lead of
+    horizon over the best peer is 1 - E/O(horizon) / E/O(best peer), the
+    best peer being the one of lowest E/O on the runs considered. Returns
+    (lead, best peer) on all the runs; (lead, family, best peer) with each
+    family removed in turn, smallest lead first (the best peer is chosen
+    again without the family); and each family's share of the lead: its
+    part of ln(E/O(best peer) / E/O(horizon)), the best peer of all the
+    runs, which adds up to 1 over the families."""
+    sel = {g: [r for r in by[g] if run_key(r) in keys] for g in peers + ['horizon']}
+    fams = sorted({r['trace'] for r in sel['horizon']})
+
+    def lead(drop):
+        v = {g: eo([r for r in rs if r['trace'] != drop], m) for g, rs in sel.items()}
+        b, bp = best(v, peers)
+        return 1 - v['horizon'] / b, bp
+
+    full = lead(None)
+    drops = sorted((l, f, bp) for f in fams for l, bp in [lead(f)]) if len(fams) > 1 else []
+    total = log_sum(sel[full[1]], m) - log_sum(sel['horizon'], m)
+    shares = {}
+    for f in fams:
+        part = (log_sum([r for r in sel[full[1]] if r['trace'] == f], m) -
+                log_sum([r for r in sel['horizon'] if r['trace'] == f], m))
+        shares[f] = part / total if total else float('nan')
+    return full, drops, shares
+
+
+def lofo_lines(by, peers, runs):
+    """The leave-one-family-out block of the summary."""
+    lines = ['', 'Leave one family out: horizon\'s lead over the best peer, 1 - E/O horizon / '
+             'E/O best peer, on each', 'set, and with each family removed in turn (the best '
+             'peer chosen again without it): the', 'smallest, and the family whose removal '
+             'leaves it.', '',
+             '%-10s %-5s %8s %-12s %9s  %s' % ('set', 'model', 'lead', ' (best peer)',
+                                              'smallest', 'without (best peer then)')]
+    shares = {}
+    for s, keys in set_keys(runs):
+        for m in MODELS:
+            (l, bp), drops, sh = lofo(by, peers, keys, m)
+            if s == 'all':
+                shares[m] = sh
+            if drops:
+                dl, df, dbp = drops[0]
+                tail = '%8.2f%%  %s (%s)' % (100 * dl, df, dbp)
+            else:
+                tail = '%9s  %s' % ('n/a', 'a single family')
+            lines.append('%-10s %-5s %7.2f%% %-12s %s' % (s, m.upper(), 100 * l,
+                                                          '(%s)' % bp, tail))
+    lines += ['', "Each family's share of horizon's lead over the best peer on all runs: its "
+              'part of', 'ln(E/O best peer / E/O horizon), which adds up to 100% over the '
+              'families (negative: the', 'family takes from the lead).', '']
+    fams = sorted(shares['a'])
+    fw = max([16] + [len(f) + 2 for f in fams])
+    lines.append('%-*s' % (fw, 'family') + ''.join('%10s' % ('share_' + m.upper())
+                                                   for m in MODELS))
+    for f in sorted(fams, key=lambda f: -shares['a'][f]):
+        lines.append('%-*s' % (fw, f) + ''.join('%9.1f%%' % (100 * shares[m][f])
+                                                for m in MODELS))
+    return lines
+
+
 def target_lines(by, cost, peers, tables):
     """The targets on the runs of BY: (holds, text) each."""
     out = []
@@ -399,20 +479,16 @@ def summarise(rows, cost):
     lines.append('Held out from tuning (%d of %d families): %s.' % (
         len(held), len(traces), ', '.join(held)))
     lines.append('')
-    sets = [('all', runs)] + [(s, [r for r in runs if r.get('set') == s])
-                              for s in ('synthetic', 'recorded')]
-    sets += [('tuning', [r for r in runs if not held_out(r['trace'])]),
-             ('held-out', [r for r in runs if held_out(r['trace'])])]
-    sets = [(s, rs) for s, rs in sets if rs]
     lines.append('%-10s %-14s %8s %8s %8s %8s %8s %8s' % (
         'set', 'governor', 'E/O_A', 'E/O_B', 'E/O_C', 'E/O_D', 'miss', 'above'))
-    for s, srs in sets:
-        keys = {(r['trace'], r['table'], r['hz']) for r in srs}
+    for s, keys in set_keys(runs):
         for g in govs:
-            rs = [r for r in by[g] if (r['trace'], r['table'], r['hz']) in keys]
+            rs = [r for r in by[g] if run_key(r) in keys]
             lines.append('%-10s %-14s' % (s, g) +
                          ''.join(' %8.4f' % eo(rs, m) for m in MODELS) +
                          ' %7.2f%% %7.2f%%' % (100 * miss(rs), 100 * above(rs)))
+    if 'horizon' in govs and peers:
+        lines.extend(lofo_lines(by, peers, runs))
     lines.append('')
     lines.append('%-14s %11s %10s %7s %8s %9s %10s %11s' % (
         'governor', 'exitlat_us', 'tick_stops', 'nets/s', 'nprog/s', 'query/sel',

@@ -19,7 +19,7 @@ test_malformed test_menu_teo_timer test_teo_intercepts test_menu_repeating
 test_tick_retained test_latency_req test_poll_limit test_deterministic_traces
 test_lower_bound test_safety_net test_net_programs test_params test_new_families
 test_peer_origin test_peer_rows test_headline test_converter
-test_record_host_options test_residency_kernel"
+test_record_host_options test_residency_kernel test_lofo"
 
 # result STATUS NAME: a test's one result line. Tests run in a subshell:
 # the status is left in $tmp/status for the count.
@@ -667,6 +667,42 @@ test_residency_kernel() {
 		fi
 	done
 	result $bad residency_as_the_kernel_measures_it
+}
+
+# Leave one family out on a hand-made CSV of three families, one run each,
+# the same ratios under the four models: horizon 1, 1, 2; teo-7.1 2, 1, 2;
+# menu-7.1 1.5 each. On all runs menu-7.1 is the best peer (1.5 against
+# teo's 4^(1/3) = 1.5874) and horizon's lead 1 - 2^(1/3) / 1.5 = 16.01%.
+# Without f1, teo-7.1 is the best peer again, at horizon's 2^(1/2): lead
+# 0.00%, the smallest (without f2 5.72% against menu, without f3 29.29%
+# against teo). Shares against menu-7.1: f1 and f2 ln 1.5 each, f3
+# ln 1.5 - ln 2, over their sum 3 ln(1.5 / 2^(1/3)): 77.5%, 77.5%, -55.0%.
+test_lofo() {
+	local bad=0 f=$tmp/l/bench.csv line
+	mkdir -p "$tmp/l"
+	{
+		printf '%s' "trace,table,set,hz,governor,entries,ratio_a,ratio_b,ratio_c,ratio_d,"
+		printf '%s' "above,below,miss_ratio,irq_wakeups,exit_latency_mean_ns,tick_stops,"
+		echo "tick_restarts,net_wakeups,net_programs,queries,idle_ns"
+		for line in "horizon 1 1 2" "teo-7.1 2 1 2" "menu-7.1 1.5 1.5 1.5"; do
+			# shellcheck disable=SC2086
+			set -- $line
+			for i in 1 2 3; do
+				eval "v=\${$((i + 1))}"
+				# shellcheck disable=SC2154
+				echo "f$i,t,synthetic,250,$1,100,$v,$v,$v,$v,1,1,0.02,1,0,1,1,0,0,100,1000000"
+			done
+		done
+	} >"$f"
+	python3 "$top/bench.py" --summary "$f" >"$tmp/l/out" || bad=1
+	for line in 'all  *A  *16.01% (menu-7.1)  *0.00%  f1 (teo-7.1)$' \
+		    'synthetic  *D  *16.01% (menu-7.1)  *0.00%  f1 (teo-7.1)$' \
+		    '^f1  *77.5%  *77.5%  *77.5%  *77.5%$' '^f2  *77.5%' \
+		    '^f3  *-55.0%  *-55.0%  *-55.0%  *-55.0%$'; do
+		grep -q -- "$line" "$tmp/l/out" || { echo "# no line matching: $line"; bad=1; }
+	done
+	[ "$bad" = 0 ] || sed -n '/^Leave one/,/^governor/s/^/# /p' "$tmp/l/out"
+	result $bad leave_one_family_out_arithmetic
 }
 
 set -- $TESTS
