@@ -11,7 +11,11 @@
 # absolute or relative to the repo; by default ../shared/peers/linux-7.1
 # when that exists, none if PEERS is set empty), each named by its origin
 # (PEERS_NAME= names a single one), and replays the *.trace files of the
-# directories in TRACES next to the generated families.
+# directories in TRACES next to the generated families. The recordings of
+# real hardware in HW_TRACES (by default ../shared/hw-traces when that
+# exists; none if HW_TRACES is set empty) are converted by hw2trace.py into
+# $cache/hw-traces and replayed as the set "hardware": they are evaluation
+# data, never copied into the repository.
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
@@ -79,6 +83,28 @@ bench)
 		ls "$d"/*.trace >/dev/null 2>&1 || die "TRACES: no *.trace files in $d"
 		args+=(--traces "$d")
 	done
+	if [ -z "${HW_TRACES+set}" ]; then
+		HW_TRACES=../shared/hw-traces
+		[ -d "$repo/$HW_TRACES" ] || HW_TRACES=
+		[ -n "$HW_TRACES" ] || phase "cpuidle-replay: no ../shared/hw-traces:" \
+			"the hardware set is left out"
+	fi
+	if [ -n "$HW_TRACES" ]; then
+		case $HW_TRACES in /*) hw=$HW_TRACES ;; *) hw=$repo/$HW_TRACES ;; esac
+		[ -d "$hw" ] || die "HW_TRACES: no such directory: $hw"
+		stamp=$( (cat "$tool/hw2trace.py" "$tool/ftrace2trace.py"
+			  find "$hw" -type f -printf '%P %s %T@\n' | sort) | sha256sum | cut -d' ' -f1)
+		if [ "$(cat "$cache/hw-traces/.stamp" 2>/dev/null)" != "$stamp" ]; then
+			phase "cpuidle-replay: converting the recordings of real hardware in $hw"
+			rm -rf "$cache/hw-traces"
+			python3 "$tool/hw2trace.py" --dir "$hw" "$cache/hw-traces" ||
+				die "converting $hw failed; bench/ and README.md are unchanged"
+			echo "$stamp" >"$cache/hw-traces/.stamp"
+		else
+			phase "cpuidle-replay: the recordings of real hardware in $hw, converted before"
+		fi
+		args+=(--traces "$cache/hw-traces")
+	fi
 	build
 	phase "cpuidle-replay: running the benchmark matrix"
 	python3 "$tool/bench.py" "${args[@]}" "$bin" "$traces" "$cache/bench" ||

@@ -18,7 +18,7 @@ handlers run there:
   - the tick's hrtimer expired and its handler ran timer wheel timers: a
     timer run by the tick's handler ('k');
   - the tick's hrtimer alone: a tick, left out (the replay models the tick
-    itself);
+    itself), unless it ends the period: then its handler woke a task, 'k';
   - nothing: an interrupt (device interrupt or IPI, 'i').
 The last wakeup before the switch away ends the period; the others are
 quiet. The governor's sleep length after an interrupt that ends a period
@@ -45,10 +45,14 @@ def fail(msg):
     sys.exit('ftrace2trace: ' + msg)
 
 
+# Header lines of `trace-cmd report`: the number of CPUs, the file version.
+HEADER = re.compile(r'^(cpus=\d+|version = \d+)$')
+
+
 def parse(lines):
     """Yield (cpu, ts_us, event, args, line number) in file order."""
     for n, line in enumerate(lines, 1):
-        if line.startswith('#') or not line.strip():
+        if line.startswith('#') or not line.strip() or HEADER.match(line.strip()):
             continue
         m = LINE.match(line)
         if m:
@@ -122,14 +126,26 @@ def convert(lines, out):
     per_cpu = {}
     for cpu, ts, ev, args, n in parse(lines):
         per_cpu.setdefault(cpu, []).append((ts, ev, args, n))
+    st = convert_events(per_cpu, out, 'ftrace2trace')
+    sys.stderr.write('ftrace2trace: %d idle periods on %d CPU%s; %d wakeups, %.1f%% quiet '
+                     '(no task woken); idle period median %d us, p90 %d us\n'
+                     % (st['periods'], st['cpus'], '' if st['cpus'] == 1 else 's',
+                        st['wakeups'], st['quiet_pct'], st['median'], st['p90']))
+
+
+def convert_events(per_cpu, out, prog):
+    """Write the idle periods of PER_CPU ({cpu: [(ts_us, event, args, line
+    number)...]}, each CPU's events in time order) to OUT as a trace; warn
+    under the name PROG. Returns the figures of the stats line."""
     if not per_cpu:
         fail('no events')
     total = 0
     lengths, quiet, wakeups, cpus = [], 0, 0, 0
+    kinds = {'t': 0, 'i': 0, 'k': 0}
     for cpu in sorted(per_cpu):
         if cpu >= NR_CPUS:
-            sys.stderr.write('ftrace2trace: CPU %d left out (the replay has %d CPUs)\n'
-                             % (cpu, NR_CPUS))
+            sys.stderr.write('%s: CPU %d left out (the replay has %d CPUs)\n'
+                             % (prog, cpu, NR_CPUS))
             continue
         evs = per_cpu[cpu]
         timers = [(ts, 'k' if ev == 'timer_expire_entry' else 't') for ts, ev, args, _ in evs
@@ -138,8 +154,13 @@ def convert(lines, out):
         lines_out = []
         for (pstart, wakes), busy in periods_of(evs):
             evs_out = []
-            for t, seen in wakes:
+            for j, (t, seen) in enumerate(wakes):
                 kind = cause_of(seen)
+                if kind == 'tick' and j == len(wakes) - 1:
+                    # The tick's handler woke a task (its timer wheel
+                    # timers were not recorded, or its own work did).
+                    kind = 'k'
+
                 rel = int(round(t - pstart))
                 if kind == 'tick' or rel < 1 or (evs_out and rel <= evs_out[-1][0]):
                     continue
@@ -155,6 +176,8 @@ def convert(lines, out):
             lengths.append(end_rel)
             quiet += sum(q for r, _, q in evs_out if r <= end_rel)
             wakeups += sum(1 for r, _, _ in evs_out if r <= end_rel)
+            for r, k, _ in evs_out:
+                kinds[k] += r <= end_rel
             evs_out = evs_out[-MAX_EVENTS:]
             lines_out.append('idle %d %s\n' % (max(1, int(busy)), ' '.join(
                 '%s%s%d' % (k, 'q' if q else '', r) for r, k, q in evs_out)))
@@ -164,17 +187,16 @@ def convert(lines, out):
             total += len(lines_out)
             cpus += 1
         else:
-            sys.stderr.write('ftrace2trace: CPU %d left out: no complete idle period (no '
-                             'cpu_idle events, or no switch away from the idle task)\n' % cpu)
+            sys.stderr.write('%s: CPU %d left out: no complete idle period (no '
+                             'cpu_idle events, or no switch away from the idle task)\n'
+                             % (prog, cpu))
     if not total:
         fail('no complete idle period found (need sched_switch, cpu_idle and '
              'hrtimer_expire_entry events)')
     lengths.sort()
-    sys.stderr.write('ftrace2trace: %d idle periods on %d CPU%s; %d wakeups, %.1f%% quiet '
-                     '(no task woken); idle period median %d us, p90 %d us\n'
-                     % (total, cpus, '' if cpus == 1 else 's', wakeups,
-                        100.0 * quiet / wakeups, lengths[len(lengths) // 2],
-                        lengths[min(len(lengths) - 1, len(lengths) * 9 // 10)]))
+    return {'periods': total, 'cpus': cpus, 'wakeups': wakeups, 'kinds': kinds,
+            'quiet_pct': 100.0 * quiet / wakeups, 'median': lengths[len(lengths) // 2],
+            'p90': lengths[min(len(lengths) - 1, len(lengths) * 9 // 10)]}
 
 
 def main():

@@ -19,7 +19,7 @@ test_malformed test_menu_teo_timer test_teo_intercepts test_menu_repeating
 test_tick_retained test_latency_req test_poll_limit test_deterministic_traces
 test_lower_bound test_safety_net test_net_programs test_params test_new_families
 test_peer_origin test_peer_rows test_headline test_converter
-test_record_host_options test_residency_kernel test_lofo"
+test_record_host_options test_residency_kernel test_lofo test_hw_converter"
 
 # result STATUS NAME: a test's one result line. Tests run in a subshell:
 # the status is left in $tmp/status for the count.
@@ -703,6 +703,70 @@ test_lofo() {
 	done
 	[ "$bad" = 0 ] || sed -n '/^Leave one/,/^governor/s/^/# /p' "$tmp/l/out"
 	result $bad leave_one_family_out_arithmetic
+}
+
+# hw2trace.py on tests/hw-sample.lttng, LTTng text of a CPU with no
+# cpu_idle events, its idle periods rebuilt from hard interrupts (times in
+# us from the switch to the idle task at 0): the tick alone at 1000 is
+# left out (function 77, started most often, is the tick's), eth0 at 2000
+# wakes no task, the hrtimer at 3000 is a timer, eth0 at 3500 wakes a
+# task and ends the period, followed by the next timer to expire (6000,
+# +1); then, from 4000, the timer at 6000 (2000) and no interrupt before
+# the switch away at 6100: an interrupt not recorded 1 us before it. A
+# string holding a newline is one event. Then ftrace text with no timer
+# events: exits from idle 20 us past every 4 ms are the recording kernel's
+# tick, left out when quiet and a 'k' where one ends a period. Malformed
+# input is an error naming the line, and --dir writes all or nothing.
+test_hw_converter() {
+	local bad=0 i t
+	python3 "$top/hw2trace.py" "$here/hw-sample.lttng" >"$tmp/hw.trace" 2>"$tmp/err" || bad=1
+	printf 'cpu 0\nidle 480 iq2000 tq3000 i3500 tq6001\nidle 100 tq2000 i2099\n' >"$tmp/hw.want"
+	grep -v '^#' "$tmp/hw.trace" | diff -u "$tmp/hw.want" - | sed 's/^/# /' | grep . && bad=1
+	grep -q '^hw2trace: hw-sample.lttng: 2 idle periods on 1 CPU .*5 wakeups (t 2, i 3, k 0), 60.0% quiet; timer events recorded; idle periods of 1 CPU rebuilt from 5 interrupts, 1 ends not recorded' \
+		"$tmp/err" || { echo "# stats line: $(cat "$tmp/err")"; bad=1; }
+	"$replay" "$top/tables/intel-client.tbl" "$tmp/hw.trace" >/dev/null || bad=1
+	{
+		sw() { printf '  a-5 [000] d..2. %s: sched_switch: prev_pid=%s next_pid=%s\n' "$@"; }
+		idle() { printf '  <idle>-0 [000] d..1. %s: cpu_idle: state=%s cpu_id=0\n' "$@"; }
+		sw 100.000000 5 0
+		idle 100.000005 1
+		for i in $(seq 1 12); do
+			t=$(printf '100.%06d' $((4000 * i + 20)))
+			idle "$t" 4294967295
+			idle "$t"5 1
+		done
+		idle 100.049500 4294967295
+		sw 100.049502 0 5
+		sw 100.050000 5 0
+		idle 100.050005 1
+		idle 100.052020 4294967295
+		sw 100.052022 0 5
+		sw 100.053000 5 0
+	} >"$tmp/grid.ftrace"
+	python3 "$top/hw2trace.py" "$tmp/grid.ftrace" >"$tmp/grid.trace" 2>"$tmp/err" || bad=1
+	printf 'cpu 0\nidle 498 i49500 kq52021\nidle 978 k2020\n' >"$tmp/grid.want"
+	grep -v '^#' "$tmp/grid.trace" | diff -u "$tmp/grid.want" - | sed 's/^/# /' | grep . && bad=1
+	grep -q 'no timer events; tick grid 4000 us, 13 exits on it' "$tmp/err" ||
+		{ echo "# grid stats: $(cat "$tmp/err")"; bad=1; }
+	{ cat "$here/hw-sample.lttng"; echo "[0000000100] h garbled"; } >"$tmp/bad.lttng"
+	if python3 "$top/hw2trace.py" "$tmp/bad.lttng" >"$tmp/out" 2>"$tmp/err" ||
+	   ! grep -q 'bad.lttng: line 20: not a babeltrace event line' "$tmp/err"; then
+		echo "# malformed LTTng: $(cat "$tmp/err")"
+		bad=1
+	fi
+	mkdir -p "$tmp/hwd/good" "$tmp/hwd/worse"
+	cp "$here/hw-sample.lttng" "$tmp/hwd/good/events.txt"
+	cp "$tmp/bad.lttng" "$tmp/hwd/worse/events.txt"
+	if python3 "$top/hw2trace.py" --dir "$tmp/hwd" "$tmp/hwo" >"$tmp/out" 2>"$tmp/err" ||
+	   [ -n "$(ls -A "$tmp/hwo" 2>/dev/null)" ] || ! grep -q 'line 20' "$tmp/err"; then
+		echo "# --dir with a bad recording: $(cat "$tmp/err"); wrote: $(ls -A "$tmp/hwo")"
+		bad=1
+	fi
+	rm -r "$tmp/hwd/worse"
+	python3 "$top/hw2trace.py" --dir "$tmp/hwd" "$tmp/hwo" 2>/dev/null &&
+		grep -v '^#' "$tmp/hwo/hw-good.trace" | cmp -s "$tmp/hw.want" - ||
+		{ echo "# --dir: no hw-good.trace, or not the same"; bad=1; }
+	result $bad hw_converter_on_samples
 }
 
 set -- $TESTS
