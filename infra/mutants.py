@@ -186,6 +186,10 @@ def suite(name):
 
 
 def main(argv):
+    if len(argv) == 2 and argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        print('Mutants: ' + ' '.join(m[0] for m in MUTANTS))
+        return 0
     wanted = argv[1:]
     known = [m[0] for m in MUTANTS]
     for w in wanted:

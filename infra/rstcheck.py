@@ -56,6 +56,9 @@ NoOpDirective.option_spec = AnyOptions()
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0)
     if len(sys.argv) not in (2, 3):
         print('usage: rstcheck.py FILE.rst [NAME]', file=sys.stderr)
         sys.exit(2)

@@ -751,6 +751,9 @@ def check_signoffs(files):
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        sys.exit(0)
     if len(sys.argv) >= 2 and sys.argv[1] == '--placeholders':
         sys.exit(check_placeholders(sys.argv[2:]))
     if len(sys.argv) >= 2 and sys.argv[1] == '--signoffs':
