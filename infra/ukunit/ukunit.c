@@ -4,10 +4,15 @@
  * parameter of a parameterised case) in a forked process of its own, and
  * prints the results as KTAP, nested as the kernel's KUnit prints them.
  *
- * Usage: ukunit [-l] [-t SECONDS] [GLOB...]
+ * Usage: ukunit [-l] [-x] [-t SECONDS] [-X NAME]... [GLOB...]
  *   -l          list "suite.case" names and exit
+ *   -x          stop at the first failure
  *   -t SECONDS  time limit per case (default 60); a case over it fails
+ *   -X NAME     do not run NAME ("suite.case", or "suite.case/parameter"
+ *               for one parameter): it is reported as skipped
  *   GLOB        run only the cases whose "suite.case" matches (fnmatch)
+ *
+ * Each failure is also named on a line "# ukunit-failed: NAME".
  *
  * Ends with "# ukunit: P passed, F failed, S skipped" (cases and parameters
  * run). Exits 0 if every case run passed (a skip fails, as in kunit.sh),
@@ -249,14 +254,49 @@ void kunit_info(struct kunit *test, const char *fmt, ...)
 
 static unsigned int time_limit = 60;
 /* Cases and parameters run, as kunit.sh counts them: skips apart. */
-static int nr_passed, nr_failed, nr_skipped;
+static int nr_passed, nr_failed, nr_skipped, nr_excluded;
+static bool stop_at_failure, stopped;
+#define UKUNIT_MAX_EXCLUDED	64
+static const char *excluded[UKUNIT_MAX_EXCLUDED];
+static int nr_excl;
+
+static bool is_excluded(const char *full)
+{
+	int i;
+
+	for (i = 0; i < nr_excl; i++)
+		if (!strcmp(excluded[i], full))
+			return true;
+	return false;
+}
+
+static int failed_one(int number, const char *name, const char *full,
+		      const char *why)
+{
+	printf("%snot ok %d %s%s\n%s# ukunit-failed: %s\n", indent, number, name,
+	       why, indent, full);
+	nr_failed++;
+	stopped = stop_at_failure;
+	return 1;
+}
 
 /* Run one case (one parameter of it) in a child; print its result line. */
 static int run_one(struct kunit_suite *suite, struct kunit_case *c,
 		   const void *param, int number, const char *name)
 {
+	char full[512];
 	pid_t pid;
 	int status;
+
+	if (param)
+		snprintf(full, sizeof(full), "%s.%s/%s", suite->name, c->name, name);
+	else
+		snprintf(full, sizeof(full), "%s.%s", suite->name, c->name);
+	if (is_excluded(full)) {
+		printf("%sok %d %s # SKIP excluded\n", indent, number, name);
+		nr_excluded++;
+		return 0;
+	}
 
 	memset(result, 0, sizeof(*result));
 	fflush(stdout);
@@ -289,14 +329,10 @@ static int run_one(struct kunit_suite *suite, struct kunit_case *c,
 	if (WIFSIGNALED(status)) {
 		printf("%s# %s: %s\n", indent, name,
 		       WTERMSIG(status) == SIGALRM ? "timed out" : strsignal(WTERMSIG(status)));
-		printf("%snot ok %d %s # CRASHED\n", indent, number, name);
-		nr_failed++;
-		return 1;
+		return failed_one(number, name, full, " # CRASHED");
 	}
 	if (WEXITSTATUS(status) || result->failed) {
-		printf("%snot ok %d %s\n", indent, number, name);
-		nr_failed++;
-		return 1;
+		return failed_one(number, name, full, "");
 	}
 	if (result->skipped) {
 		printf("%sok %d %s # SKIP %s\n", indent, number, name, result->skip_reason);
@@ -345,7 +381,7 @@ static int run_case(struct kunit_suite *suite, struct kunit_case *c, int number)
 	}
 	printf("        KTAP version 1\n        # Subtest: %s\n", c->name);
 	indent = "        ";
-	for (;;) {
+	while (!stopped) {
 		desc[0] = '\0';
 		param = c->generate_params(param, desc);
 		if (!param)
@@ -367,10 +403,20 @@ int main(int argc, char **argv)
 {
 	int opt, i, number = 0, failed = 0, list = 0;
 
-	while ((opt = getopt(argc, argv, "hlt:")) != -1) {
+	while ((opt = getopt(argc, argv, "hlxt:X:")) != -1) {
 		switch (opt) {
 		case 'l':
 			list = 1;
+			break;
+		case 'x':
+			stop_at_failure = true;
+			break;
+		case 'X':
+			if (nr_excl == UKUNIT_MAX_EXCLUDED) {
+				fprintf(stderr, "ukunit: more than %d -X\n", UKUNIT_MAX_EXCLUDED);
+				return 2;
+			}
+			excluded[nr_excl++] = optarg;
 			break;
 		case 't':
 			time_limit = atoi(optarg);
@@ -379,9 +425,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ukunit: -t needs a positive number of seconds\n");
 			return 2;
 		case 'h':
-			printf("Usage: %s [-l] [-t SECONDS] [SUITE.CASE-GLOB...]\n"
+			printf("Usage: %s [-l] [-x] [-t SECONDS] [-X NAME]... [SUITE.CASE-GLOB...]\n"
 			       "Run the KUnit suites built in, each case in its own process;\n"
-			       "print KTAP. -l lists the cases, -t limits each case (60 s).\n",
+			       "print KTAP. -l lists the cases, -x stops at the first failure,\n"
+			       "-t limits each case (60 s), -X NAME leaves out a case\n"
+			       "(suite.case) or one parameter (suite.case/description).\n",
 			       argv[0]);
 			return 0;
 		default:
@@ -413,7 +461,7 @@ int main(int argc, char **argv)
 	}
 	printf("KTAP version 1\n1..%d\n", number);
 	number = 0;
-	for (i = 0; i < nr_suites; i++) {
+	for (i = 0; i < nr_suites && !stopped; i++) {
 		struct kunit_suite *s = suites[i];
 		int n = count_cases(s, argc, argv), k = 0, suite_failed = 0;
 		struct kunit_case *c;
@@ -425,7 +473,7 @@ int main(int argc, char **argv)
 			printf("    # %s: suite initialization failed\n", s->name);
 			suite_failed = 1;
 		} else {
-			for (c = s->test_cases; c->run_case; c++)
+			for (c = s->test_cases; c->run_case && !stopped; c++)
 				if (selected(s, c, argc, argv))
 					suite_failed |= run_case(s, c, ++k);
 			if (s->suite_exit)
@@ -434,7 +482,10 @@ int main(int argc, char **argv)
 		printf("%s %d %s\n", suite_failed ? "not ok" : "ok", ++number, s->name);
 		failed |= suite_failed;
 	}
-	printf("# ukunit: %d passed, %d failed, %d skipped\n", nr_passed, nr_failed,
+	if (stopped)
+		printf("# ukunit: stopped at the first failure (-x)\n");
+	printf("# ukunit: %d passed, %d failed, %d skipped", nr_passed, nr_failed,
 	       nr_skipped);
+	printf(nr_excluded ? ", %d excluded\n" : "\n", nr_excluded);
 	return failed;
 }
