@@ -319,12 +319,22 @@ def gen_bench(ctx, args):
     text = open(path).read().splitlines()
     # All runs, the recorded traces, and the families left out of tuning.
     rows = [l for l in table_lines(path, r'set +governor ', r'^$')
-            if l.split()[0] in ('set', 'all', 'recorded', 'held-out')]
+            if l.split()[0] in ('set', 'all', 'recorded', 'hardware', 'held-out')]
+    # horizon's lead over the best peer, also with any one family left out:
+    # the smallest of those is the figure to quote.
+    lofo = [l for l in table_lines(path, r'set +model +lead ', r'^$')
+            if l.split()[0] in ('set', 'all', 'recorded', 'hardware', 'held-out')
+            and (l.split()[1] in ('model', 'A', 'B'))]
     worst = table_lines(path, r'Worst single run', r'^$') \
         if any(l.startswith('Worst single run') for l in text) else []
     return wrap('Replay benchmark (tools/power/cpuidle-replay/bench.py, %s) over '
                 '%s:' % (when(path), bench_matrix(path))) + [''] + [
-            ('  ' + l).rstrip() for l in rows + [''] + worst] + [
+            ('  ' + l).rstrip() for l in rows + [''] + worst] + (
+        [''] + wrap('horizon\'s lead over the best peer, 1 - E/O horizon / E/O best '
+                    'peer, and the smallest lead left when any one trace family is '
+                    'removed (the best peer chosen again without it), with that '
+                    'family:') + [''] + ['  ' + l.rstrip() for l in lofo]
+        if lofo else []) + [
         ''] + wrap(
         'E/O: geometric mean over runs of energy / oracle energy, under four '
         'power models: A, the target residency is the break-even time; B, '
@@ -357,11 +367,17 @@ def gen_bench_summary(ctx, args):
             'each visit pays twice its exit latency at active power '
             '(model C) or the break-even lies at twice the target residency '
             '(model D); '
-            'with idle misses of %s against %s. These are replay figures, '
-            'not hardware measurements.' % (
+            'with idle misses of %s against %s.' % (
                 bench_matrix(path), h[2], h[3], p[2], p[3], peer, h[4], h[5],
                 p[4], p[5], h[6], p[6]))
-    return wrap(text)
+    lofo = {l.split()[1]: l.split() for l in table_lines(path, r'set +model +lead ', r'^$')
+            if l.split()[0] == 'all'}
+    if 'A' in lofo and 'B' in lofo:
+        text += (' With any one trace family left out, the lead over the best '
+                 'peer is at least %s (model A, without %s) and %s (model B, '
+                 'without %s).' % (lofo['A'][4], lofo['A'][5], lofo['B'][4],
+                                   lofo['B'][5]))
+    return wrap(text + ' These are replay figures, not hardware measurements.')
 
 
 def gen_bench_nets(ctx, args):

@@ -69,6 +69,7 @@ MISS_SHARE = 0.75        # misses at most 0.75 of the best peer's
 FAMILY_SLACK = 0.01      # no family more than 1% worse under model A
 CELL_SLACK = 0.01        # no (model, table) cell more than 1% worse
 COST_PEER = 'teo-7.1'    # instructions per select()+reflect() at most its
+NONET_SLACK = 0.05       # horizon-nonet within 5% of COST_PEER per family
 # Instructions of one clock event programming (a tick stop, a tick restart,
 # or arming, moving or dropping a safety net): assumed, not measured, as
 # the replay runs no kernel code. An hrtimer start or cancel with its
@@ -358,6 +359,112 @@ def lofo_lines(by, peers, runs):
     return lines
 
 
+def table_order(govs):
+    """Ours first, then the peers by origin, newest first, teo before menu."""
+    def key(g):
+        o = g.rsplit('-', 1)[-1]
+        return ([-int(x) if x.isdigit() else x for x in re.split(r'(\d+)', o)],
+                [-ord(c) for c in g])
+
+    return [g for g in OURS if g in govs] + sorted((g for g in govs if g not in OURS),
+                                                    key=key)
+
+
+def one_table(by, govs, peers, runs, tables):
+    """The headline: per set, E/O per model and idle misses of every row;
+    horizon's lead over the best peer, the smallest lead with one family
+    left out, and the (model, table) cell where horizon does worst against
+    the best peer of that cell."""
+    cols = table_order(govs)
+    fw = max([10] + [len(SHORT.get(g, g)) + 1 for g in cols])
+    lines = ['One table: E/O per power model (geometric mean over runs) and idle misses '
+             '(mean over runs),', 'per set. lead: 1 - horizon / best peer (misses: best '
+             'peer - horizon); LOFO: the smallest', 'lead with one family left out, and that '
+             'family; worst cell: the state table where horizon', 'is furthest behind the '
+             'best peer of the cell under that model (horizon / best - 1).',
+             '%-10s %-6s' % ('set', 'row') + ''.join('%*s' % (fw, SHORT.get(g, g)) for g in cols) +
+             '%9s  %-32s %s' % ('lead', 'LOFO lead (family)', 'worst cell')]
+    for s, keys in set_keys(runs):
+        sel = {g: [r for r in by[g] if run_key(r) in keys] for g in govs}
+        for m in MODELS + (None,):
+            if m:
+                val = {g: eo(sel[g], m) for g in govs}
+                cells = ''.join('%*.4f' % (fw, val[g]) for g in cols)
+            else:
+                val = {g: miss(sel[g]) for g in govs}
+                cells = ''.join('%*.2f%%' % (fw - 1, 100 * val[g]) for g in cols)
+            tail = ''
+            if 'horizon' in govs and peers:
+                b, bp = best(val, peers)
+                if m is None:
+                    tail = '%8.2f%%' % (100 * (b - val['horizon']))
+                else:
+                    (l, _), drops, _ = lofo(by, peers, keys, m)
+                    lofo_txt = ('%6.2f%% (%s)' % (100 * drops[0][0], drops[0][1]) if drops
+                                else 'n/a')
+                    worst = None
+                    for tb in tables:
+                        v = {g: eo([r for r in sel[g] if r['table'] == tb], m)
+                             for g in peers + ['horizon']}
+                        d = v['horizon'] / best(v, peers)[0] - 1
+                        if worst is None or d > worst[0]:
+                            worst = (d, tb)
+                    tail = '%8.2f%%  %-32s %s %+.2f%%' % (100 * l, lofo_txt, worst[1],
+                                                        100 * worst[0])
+            lines.append('%-10s %-6s' % (s, 'E/O ' + m.upper() if m else 'miss') + cells + tail)
+    return lines
+
+
+def net_lines(by, peers):
+    """Per family, what horizon's safety nets cost (horizon against
+    horizon-nonet) per model and HZ, and horizon-nonet against teo-7.1."""
+    if 'horizon-nonet' not in by or 'horizon' not in by:
+        return []
+    ref = COST_PEER if COST_PEER in by else None
+    fams = sorted({r['trace'] for r in by['horizon']})
+    hzs = sorted({r['hz'] for r in by['horizon']}, key=int)
+    fw = max([16] + [len(f) + 2 for f in fams])
+    cols = [(m, hz) for m in ('a', 'b') for hz in hzs]
+    lines = ['', 'Safety nets per family: E/O horizon / E/O horizon-nonet - 1 under models A '
+             'and B at each HZ', '(positive: the nets cost energy), worst: the largest of the '
+             'four models at either HZ;', 'then horizon-nonet / %s - 1 under models A and B '
+             '(* held out).' % (ref or COST_PEER), '',
+             '%-*s' % (fw, 'family') + ''.join('%10s' % ('%s@%s' % (m.upper(), hz))
+                                               for m, hz in cols) +
+             '%9s %-14s' % ('worst', '') + ''.join('%16s' % ('nonet/%s %s' % (ref, m))
+                                                   for m in ('A', 'B') if ref)]
+    worst_all = None
+    behind = []
+    for f in fams:
+        rs = {g: [r for r in by[g] if r['trace'] == f] for g in by}
+        cost = {}
+        for m in MODELS:
+            for hz in hzs:
+                h = eo([r for r in rs['horizon'] if r['hz'] == hz], m)
+                n = eo([r for r in rs['horizon-nonet'] if r['hz'] == hz], m)
+                cost[m, hz] = h / n - 1
+        wk = max(cost, key=cost.get)
+        if worst_all is None or cost[wk] > worst_all[0]:
+            worst_all = (cost[wk], f, wk)
+        line = '%-*s' % (fw, f + ('*' if held_out(f) else '')) + ''.join(
+            '%+9.2f%%' % (100 * cost[c]) for c in cols) + '%+8.2f%% %-14s' % (
+                100 * cost[wk], '(%s, HZ %s)' % (wk[0].upper(), wk[1]))
+        if ref:
+            vs = [eo(rs['horizon-nonet'], m) / eo(rs[ref], m) - 1 for m in ('a', 'b')]
+            line += ''.join('%+15.2f%%' % (100 * v) for v in vs)
+            if max(vs) > NONET_SLACK:
+                behind.append(f)
+        lines.append(line)
+    lines.append('')
+    lines.append('Largest cost of the nets: %+.2f%% on %s (model %s, HZ %s).' % (
+        100 * worst_all[0], worst_all[1], worst_all[2][0].upper(), worst_all[2][1]))
+    if ref:
+        lines.append('Families where horizon-nonet is more than %d%% behind %s under model '
+                     'A or B: %d of %d%s' % (100 * NONET_SLACK, ref, len(behind), len(fams),
+                                            (' (%s).' % ', '.join(behind)) if behind else '.'))
+    return lines
+
+
 def target_lines(by, cost, peers, tables):
     """The targets on the runs of BY: (holds, text) each."""
     out = []
@@ -489,6 +596,11 @@ def summarise(rows, cost):
                  'twice the target residency.')
     lines.append('Held out from tuning (%d of %d families): %s.' % (
         len(held), len(traces), ', '.join(held)))
+    if not any(r.get('set') == 'hardware' for r in runs):
+        lines.append('No recording of real hardware was replayed: the set "hardware" is '
+                     'absent.')
+    lines.append('')
+    lines.extend(one_table(by, govs, peers, runs, tables))
     lines.append('')
     lines.append('%-10s %-14s %8s %8s %8s %8s %8s %8s' % (
         'set', 'governor', 'E/O_A', 'E/O_B', 'E/O_C', 'E/O_D', 'miss', 'above'))
@@ -500,6 +612,7 @@ def summarise(rows, cost):
                          ' %7.2f%% %7.2f%%' % (100 * miss(rs), 100 * above(rs)))
     if 'horizon' in govs and peers:
         lines.extend(lofo_lines(by, peers, runs))
+    lines.extend(net_lines(by, peers))
     lines.append('')
     lines.append('%-14s %11s %10s %7s %8s %9s %10s %11s' % (
         'governor', 'exitlat_us', 'tick_stops', 'nets/s', 'nprog/s', 'query/sel',

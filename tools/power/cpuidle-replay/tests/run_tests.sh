@@ -677,6 +677,10 @@ test_residency_kernel() {
 # 0.00%, the smallest (without f2 5.72% against menu, without f3 29.29%
 # against teo). Shares against menu-7.1: f1 and f2 ln 1.5 each, f3
 # ln 1.5 - ln 2, over their sum 3 ln(1.5 / 2^(1/3)): 77.5%, 77.5%, -55.0%.
+# The one table gives horizon-nonet (1, 0.5, 2.2: 1.1^(1/3) = 1.0323) and
+# the one state table's cell, horizon 16.01% ahead. The nets cost
+# horizon / horizon-nonet - 1: +100% on f2, -9.09% on f3, where
+# horizon-nonet is 10% behind teo-7.1.
 test_lofo() {
 	local bad=0 f=$tmp/l/bench.csv line
 	mkdir -p "$tmp/l"
@@ -684,7 +688,8 @@ test_lofo() {
 		printf '%s' "trace,table,set,hz,governor,entries,ratio_a,ratio_b,ratio_c,ratio_d,"
 		printf '%s' "above,below,miss_ratio,irq_wakeups,exit_latency_mean_ns,tick_stops,"
 		echo "tick_restarts,net_wakeups,net_programs,queries,idle_ns"
-		for line in "horizon 1 1 2" "teo-7.1 2 1 2" "menu-7.1 1.5 1.5 1.5"; do
+		for line in "horizon 1 1 2" "teo-7.1 2 1 2" "menu-7.1 1.5 1.5 1.5" \
+			    "horizon-nonet 1 0.5 2.2"; do
 			# shellcheck disable=SC2086
 			set -- $line
 			for i in 1 2 3; do
@@ -698,10 +703,17 @@ test_lofo() {
 	for line in 'all  *A  *16.01% (menu-7.1)  *0.00%  f1 (teo-7.1)$' \
 		    'synthetic  *D  *16.01% (menu-7.1)  *0.00%  f1 (teo-7.1)$' \
 		    '^f1  *77.5%  *77.5%  *77.5%  *77.5%$' '^f2  *77.5%' \
-		    '^f3  *-55.0%  *-55.0%  *-55.0%  *-55.0%$'; do
+		    '^f3  *-55.0%  *-55.0%  *-55.0%  *-55.0%$' \
+		    '^all  *E/O A  *1.2599  *1.0323  *1.5874  *1.5000  *16.01%  *0.00% (f1)  *t -16.01%$' \
+		    '^all  *miss  *2.00%  *2.00%  *2.00%  *2.00%  *0.00%$' \
+		    '^f2  *+100.00%  *+100.00%  *+100.00% (A, HZ 250)  *-50.00%  *-50.00%$' \
+		    '^f3  *-9.09%  *-9.09%  *-9.09% (A, HZ 250)  *+10.00%  *+10.00%$' \
+		    'Largest cost of the nets: +100.00% on f2 (model A, HZ 250)' \
+		    'behind teo-7.1 under model A or B: 1 of 3 (f3)' \
+		    'the set "hardware" is absent'; do
 		grep -q -- "$line" "$tmp/l/out" || { echo "# no line matching: $line"; bad=1; }
 	done
-	[ "$bad" = 0 ] || sed -n '/^Leave one/,/^governor/s/^/# /p' "$tmp/l/out"
+	[ "$bad" = 0 ] || sed 's/^/# /' "$tmp/l/out" | head -80
 	result $bad leave_one_family_out_arithmetic
 }
 
