@@ -84,6 +84,11 @@ if [ "$job" = soak ]; then
 	append="$append panic_on_warn=0 watchdog_thresh=5 SOAK_S=$soak_s"
 fi
 append="$append ${HORIZON_APPEND:-}"
+# -accel tcg: QEMU emulates the CPU in software. On the machine this was
+# developed on, /dev/kvm opens but KVM guests crawl or stop with an
+# emulation failure, so TCG is used everywhere: slower, but the same on
+# every machine. Under TCG every idle state is entered with HLT, so the
+# guest shows the governors' decisions, never power.
 qemu=(qemu-system-x86_64 -accel tcg -m "$mem" -smp "$smp" -kernel "$kernel"
 	-initrd "$cache/initramfs.cpio" -append "$append"
 	-acpitable file="$ssdt" -display none -no-reboot)
