@@ -9,8 +9,12 @@
 # teo71, menu71, teo and menu (infra/guest/compare-job.sh). Writes the
 # table to bench/guest.txt. Measured under TCG: no power figure, only
 # counters and wakeup latencies.
-# Environment: PEER, PEER_NAME (compare-tree.sh), HORIZON_ROUNDS (rounds
-# per workload, default 3), HORIZON_SECS (seconds per run, default 1.5).
+# Environment: PEERS (the peer kernel tree, one, absolute or relative to
+# the repo, as for make bench; default ../shared/peers/linux-7.1 beside the
+# repo), PEERS_NAME (its version, when the tree cannot tell it; see
+# compare-tree.sh), HORIZON_ROUNDS (rounds per workload, default 3),
+# HORIZON_SECS (seconds per run, default 1.5). PEER and PEER_NAME, the old
+# names, still work, with a warning.
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
@@ -24,6 +28,32 @@ esac
 case "$secs" in
 '' | *[!0-9.]* | .* | *. | *.*.*) die "HORIZON_SECS must be a number of seconds, not '$secs'" ;;
 esac
+
+# One variable names the peers for make bench and make guest-bench: PEERS.
+if [ -n "${PEER+set}" ]; then
+	echo "guest-bench.sh: warning: PEER is deprecated, use PEERS" >&2
+	PEERS=${PEERS-$PEER}
+fi
+if [ -n "${PEER_NAME+set}" ]; then
+	echo "guest-bench.sh: warning: PEER_NAME is deprecated, use PEERS_NAME" >&2
+	PEERS_NAME=${PEERS_NAME-$PEER_NAME}
+fi
+if [ -n "${PEERS+set}" ]; then
+	read -r -a trees <<<"$PEERS"
+	[ "${#trees[@]}" = 1 ] ||
+		die "PEERS: one kernel tree for the guest kernel, not '$PEERS'"
+	case ${trees[0]} in /*) PEER=${trees[0]} ;; *) PEER=$repo/${trees[0]} ;; esac
+else
+	PEER=$repo/../shared/peers/linux-7.1
+fi
+[ -d "$PEER/drivers/cpuidle/governors" ] ||
+	die "no peer tree at $PEER (set PEERS= to a kernel tree with drivers/cpuidle/governors/)"
+export PEER
+if [ -n "${PEERS_NAME:-}" ]; then
+	export PEER_NAME=$PEERS_NAME
+else
+	unset PEER_NAME
+fi
 
 "$infra/build-kernel.sh" compare
 results=$cache/results
