@@ -5,19 +5,29 @@
 # selected, run the same idle/wakeup workload under horizon, menu and teo in
 # one boot with cpuidle-ab (tools/power/cpuidle-ab; the guest prints its
 # table), and print the counters summed over its rounds side by side, and
-# draw them (with gnuplot) in $HORIZON_CACHE/results/run.png.
+# draw them (with gnuplot) in $HORIZON_CACHE/results/run.png. The summary
+# table is kept in $HORIZON_CACHE/results/run.txt (make readme shows it).
+# Usage: run.sh [report]
+#   report  only the table and the plot, from the guest output of the last
+#           run ($HORIZON_CACHE/results/run.out): nothing is built or booted
 set -euo pipefail
 # shellcheck source=infra/common.sh
 . "$(dirname "$0")/common.sh"
 
-phase "checking Debian packages"
-"$infra/deps.sh"
-phase "preparing the kernel tree"
-"$infra/prepare.sh"
-"$infra/build-kernel.sh"
-# A failed job still shows its table; the status is checked at the end.
+case "${1:-}" in
+'' | report) ;;
+*) die "usage: run.sh [report]" ;;
+esac
 status=0
-"$infra/qemu.sh" run | grep -v '^HZ-ROW' || status=$?
+if [ -z "${1:-}" ]; then
+	phase "checking Debian packages"
+	"$infra/deps.sh"
+	phase "preparing the kernel tree"
+	"$infra/prepare.sh"
+	"$infra/build-kernel.sh"
+	# A failed job still shows its table; the status is checked at the end.
+	"$infra/qemu.sh" run | grep -v '^HZ-ROW' || status=$?
+fi
 
 out=$cache/results/run.out
 [ -f "$out" ] || die "the guest job did not run"
@@ -36,14 +46,18 @@ awk '/^HZ-ROW/ {
 	usage[$2] += $5; above[$2] += $7; below[$2] += $8
 }
 END {
-	printf "\n%-8s %9s %8s %8s %11s\n", "governor", "usage", "above", "below",
-		"idle-miss%"
+	line = sprintf("%-8s %9s %8s %8s %11s", "governor", "usage", "above", "below",
+		"idle-miss%")
+	printf "\n%s\n", line
+	print line >sum
 	for (i = 1; i <= n; i++) {
 		g = order[i]
-		printf "%-8s %9d %8d %8d %10.2f%%\n", g, usage[g], above[g], below[g],
-			usage[g] ? 100 * (above[g] + below[g]) / usage[g] : 0
+		line = sprintf("%-8s %9d %8d %8d %10.2f%%", g, usage[g], above[g],
+			below[g], usage[g] ? 100 * (above[g] + below[g]) / usage[g] : 0)
+		print line
+		print line >sum
 	}
-}' "$out"
+}' sum="$cache/results/run.txt" "$out"
 [ "$status" = 0 ] || die "the guest job failed: $(guest_tally "$out" | tr '\n' ';')"
 
 # The same counters drawn: per governor, the share of idle time in each
@@ -73,6 +87,7 @@ END {
 	}
 }' "$out" >"$cache/results/run.dat"
 ncol=$(head -1 "$cache/results/run.dat" | wc -w)
+ngov=$(($(wc -l <"$cache/results/run.dat") - 1))
 gnuplot <<PLOT || die "gnuplot failed on $cache/results/run.dat"
 set terminal pngcairo size 1000,420 noenhanced
 set output "$png"
@@ -86,12 +101,17 @@ set ylabel "share of idle time, %"
 set yrange [0:100]
 set title "state residency"
 plot for [c=2:$((ncol - 1))] "$cache/results/run.dat" using c:xtic(1) title columnheader(c)
-set style histogram clustered
+# One box per governor over the panel's whole width, each with its figure.
+set style data boxes
+set boxwidth 0.6
+set offsets 0, 0, graph 0.12, 0
+set xrange [-0.5:$((ngov - 1)).5]
 set yrange [0:*]
 set ylabel "idle misses, % of entries"
 set title "idle misses ((above + below) / usage)"
 unset key
-plot "$cache/results/run.dat" using $ncol:xtic(1) title "misses"
+plot "$cache/results/run.dat" skip 1 using 0:$ncol:xtic(1), \
+	"" skip 1 using 0:$ncol:(sprintf("%.1f%%", column($ncol))) with labels offset 0,0.7
 unset multiplot
 PLOT
 echo "plot: $png"
