@@ -45,6 +45,8 @@ help:
 	@echo "                    MAINTAINERS, kernel-doc, rst, build every step, sparse,"
 	@echo "                    the bots' builds (i386 -Os, KUnit as modules, arm LLVM);"
 	@echo "                    infra/check-series.sh bots for the fast checks and those only"
+	@echo "make readme         write the figures of README.md and HACKING.md from bench/*.txt"
+	@echo "                    and the cache's latest make run and make test results"
 	@echo "make clean          remove build output, keep the extracted tree and ccache"
 	@echo "Variables: HORIZON_CACHE, HORIZON_PRESET (client), HORIZON_SMP (4), HORIZON_GOVERNOR (horizon)"
 	@echo "           PEERS (kernel trees, absolute or relative to the repo), PEERS_NAME (origin"
@@ -114,6 +116,10 @@ test:
 
 run:
 	@$(INFRA)/run.sh
+
+.PHONY: readme
+readme:
+	@python3 $(INFRA)/readme-figures.py
 
 clean:
 	rm -rf $(HORIZON_CACHE)/boot $(HORIZON_CACHE)/boot-debug $(HORIZON_CACHE)/kunit $(HORIZON_CACHE)/kselftest \

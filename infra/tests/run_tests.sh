@@ -5,7 +5,10 @@
 # decides whether a guest job passed (used by every make target that boots
 # the guest), count, which adds a suite's counts to `make test`'s line, and
 # qemu.sh's removal of an earlier run's output before anything can fail,
-# and -h and --help of every script a user runs.
+# -h and --help of every script a user runs, the figures of README.md and
+# HACKING.md against the results files (readme-figures.py), the names of
+# the cpuidle kselftests' catalogue, guest-bench.sh's peer variable and
+# run.sh's report.
 # Usage: run_tests.sh [COUNTFILE]; prints TAP, writes "PASSED FAILED" to
 # COUNTFILE.
 set -uo pipefail
@@ -17,7 +20,9 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 pass=0 fail=0
 TESTS=(tally_pass tally_failed_test tally_bad_exit tally_no_end tally_missing
 	tally_kernel_log tally_skip_all count_good count_empty count_no_file
-	count_bad_exit count_garbage qemu_removes_stale help)
+	count_bad_exit count_garbage qemu_removes_stale help readme_figures_current
+	readme_figures_drift readme_figures_regenerate readme_tests_snapshot
+	selftest_catalogue guest_bench_peers run_report)
 echo "1..${#TESTS[@]}"
 
 # check NAME CONDITION-STATUS [DIAGNOSTIC]: one TAP result.
@@ -167,6 +172,145 @@ test_help() {
 	done
 	[ -z "$bad" ]
 	check "every script answers -h and --help" $? "failed:$bad"
+}
+
+# The README and HACKING figures are those of the results files.
+test_readme_figures_current() {
+	local d
+	d=$(python3 "$infra/readme-figures.py" --check 2>&1)
+	check "readme-figures: README.md and HACKING.md match bench/" $? "$d"
+}
+
+# figrepo: a copy of what readme-figures.py reads, in $tmp/repo.
+figrepo() {
+	rm -rf "$tmp/repo"
+	mkdir -p "$tmp/repo/infra" "$tmp/repo/bench"
+	cp "$infra/readme-figures.py" "$tmp/repo/infra/"
+	cp "$repo/README.md" "$repo/HACKING.md" "$tmp/repo/"
+	cp "$repo"/bench/*.txt "$repo/bench/bench.csv" "$tmp/repo/bench/"
+}
+
+# A figure edited by hand, or a results file rewritten without make
+# readme, is found, and named.
+test_readme_figures_drift() {
+	local d st bad=""
+	figrepo
+	python3 "$tmp/repo/infra/readme-figures.py" --check >/dev/null 2>&1 ||
+		bad="$bad the copy does not pass;"
+	sed -i '/<!-- figure headline -->/,/<!-- \/figure headline -->/s/| all | [0-9.]*/| all | 0.999/' \
+		"$tmp/repo/README.md"
+	d=$(python3 "$tmp/repo/infra/readme-figures.py" --check 2>&1)
+	st=$?
+	[ "$st" = 1 ] && grep -q 'README.md: figures differ .*headline' <<<"$d" ||
+		bad="$bad an edited figure passed: $d;"
+	figrepo
+	sed -i 's/^\(all  *horizon  *\)1\.1425/\11.0425/' "$tmp/repo/bench/bench.txt"
+	d=$(python3 "$tmp/repo/infra/readme-figures.py" --check 2>&1)
+	st=$?
+	[ "$st" = 1 ] && grep -q 'bench/bench.txt changed since its provenance' <<<"$d" ||
+		bad="$bad a changed bench.txt passed: $d;"
+	[ -z "$bad" ]
+	check "readme-figures --check: a typed figure or a new results file fails" $? "$bad"
+}
+
+# make readme takes a new figure from bench.txt, records its provenance,
+# and then --check passes; the cache's results are not needed.
+test_readme_figures_regenerate() {
+	local d bad=""
+	figrepo
+	# host-vm-compile, model A: horizon as without nets.
+	sed -i 's/^\(host-vm-compile  *\)1\.4208  *1\.5139 /\11.5139    1.5139 /' \
+		"$tmp/repo/bench/bench.txt"
+	HORIZON_CACHE=$tmp/nocache python3 "$tmp/repo/infra/readme-figures.py" >/dev/null 2>&1 ||
+		bad="$bad make readme failed;"
+	grep -q '^| host-vm-compile | +0\.0% | ' "$tmp/repo/README.md" || bad="$bad no new figure;"
+	grep -q '^bench/bench.txt sha256:.* Provenance: make bench, ' \
+		"$tmp/repo/bench/provenance.txt" || bad="$bad no provenance;"
+	d=$(python3 "$tmp/repo/infra/readme-figures.py" --check 2>&1) || bad="$bad $d"
+	[ ! -e "$tmp/nocache" ] || bad="$bad wrote into the cache;"
+	[ -z "$bad" ]
+	check "readme-figures: make readme regenerates the figures" $? "$bad"
+}
+
+# The counts of a make test run in the cache become bench/tests.txt and
+# the table of HACKING.md; an incomplete run is not taken.
+test_readme_tests_snapshot() {
+	local s bad="" res=$tmp/tcache/results
+	figrepo
+	rm -f "$tmp/repo/bench/tests.txt"
+	mkdir -p "$res"
+	for s in checkpatch series replay cpuidle-ab infra kunit selftests; do
+		echo "10 0" >"$res/$s.count"
+	done
+	echo 1 >"$res/series.count.skip"
+	HORIZON_CACHE=$tmp/tcache python3 "$tmp/repo/infra/readme-figures.py" >/dev/null 2>&1
+	[ ! -e "$tmp/repo/bench/tests.txt" ] || bad="$bad a run without soak was taken;"
+	echo "3 1" >"$res/soak.count"
+	HORIZON_CACHE=$tmp/tcache python3 "$tmp/repo/infra/readme-figures.py" >/dev/null 2>&1
+	grep -q '^soak  *3  *1  *0$' "$tmp/repo/bench/tests.txt" 2>/dev/null ||
+		bad="$bad no soak row in tests.txt;"
+	# shellcheck disable=SC2016 # backquotes of markdown
+	grep -q '^Closing line: `73 passed, 1 failed, 1 skipped`\.$' "$tmp/repo/HACKING.md" ||
+		bad="$bad HACKING.md: $(grep '^Closing line' "$tmp/repo/HACKING.md");"
+	grep -q '^bench/tests.txt: make test, ' "$tmp/repo/HACKING.md" || bad="$bad no provenance;"
+	[ -z "$bad" ]
+	check "readme-figures: make test counts become bench/tests.txt and HACKING.md" $? "$bad"
+}
+
+# Every result the cpuidle kselftests print is in their catalogue under
+# the name they print, and the catalogue names no other.
+test_selftest_catalogue() {
+	local st=$repo/tools/testing/selftests/cpuidle printed listed d
+	printed=$(sed -n -e 's/.*ktap_result \(OK\|FAIL\) "\{0,1\}\([a-z0-9_]*\).*/\2/p' \
+		-e 's/^[[:space:]]*check_rejected .* \([a-z0-9_]*\)$/\1/p' \
+		"$st"/cpuidle_*.sh | grep . | sort -u)
+	# shellcheck disable=SC2016 # double backquotes of rst
+	listed=$(grep '^``' "$st/README.rst" | tr ',' '\n' |
+		sed -n 's/^ *``\([a-z0-9_]*\)``.*/\1/p' | grep -v '^cpuidle_' | sort -u)
+	d=$(diff <(echo "$printed") <(echo "$listed"))
+	[ -n "$printed" ] && [ -z "$d" ]
+	check "selftests: README.rst names every result as the scripts print it" $? \
+		"< printed only, > catalogue only: $d"
+}
+
+# make guest-bench takes PEERS as make bench does; PEER still works, with
+# a warning; a bad tree is refused before anything is built.
+test_guest_bench_peers() {
+	local d st bad=""
+	d=$(PEER=$tmp/nopeer HORIZON_CACHE=$tmp/gb "$infra/guest-bench.sh" 2>&1)
+	st=$?
+	{ [ "$st" != 0 ] && grep -q 'PEER is deprecated, use PEERS' <<<"$d" &&
+	  grep -q "no peer tree at $tmp/nopeer" <<<"$d"; } || bad="$bad PEER: $d;"
+	d=$(PEERS="$tmp/a $tmp/b" HORIZON_CACHE=$tmp/gb "$infra/guest-bench.sh" 2>&1)
+	st=$?
+	{ [ "$st" != 0 ] && grep -q 'PEERS: one kernel tree' <<<"$d"; } || bad="$bad two trees: $d;"
+	d=$(PEERS=$tmp/nopeer PEER=$repo HORIZON_CACHE=$tmp/gb "$infra/guest-bench.sh" 2>&1)
+	grep -q "no peer tree at $tmp/nopeer" <<<"$d" || bad="$bad PEERS not first: $d;"
+	[ ! -e "$tmp/gb" ] || bad="$bad the cache was written;"
+	[ -z "$bad" ]
+	check "guest-bench.sh: PEERS, PEER deprecated, bad trees refused first" $? "$bad"
+}
+
+# run.sh report: the table of a guest output, kept in results/run.txt.
+test_run_report() {
+	local d st bad="" c=$tmp/rcache/results
+	mkdir -p "$c"
+	printf '%s\n' HORIZON-BEGIN "HZ-ROW horizon state0 POLL 10 5000 1 2" \
+		"HZ-ROW horizon state1 C1 30 9000 3 4" "HZ-ROW menu state0 POLL 40 1000 0 0" \
+		"HZ-ROW menu state1 C1 60 2000 10 0" "HORIZON-END rc=0" >"$c/run.out"
+	d=$(HORIZON_CACHE=$tmp/rcache PATH=/usr/bin:/bin "$infra/run.sh" report 2>&1) ||
+		bad="$bad status $?: $d;"
+	grep -q '^horizon  *40  *4  *6  *25.00%$' "$c/run.txt" 2>/dev/null ||
+		bad="$bad horizon row: $(cat "$c/run.txt" 2>&1);"
+	grep -q '^menu  *100  *10  *0  *10.00%$' "$c/run.txt" 2>/dev/null || bad="$bad menu row;"
+	if command -v gnuplot >/dev/null; then
+		[ -s "$c/run.png" ] || bad="$bad no plot;"
+	fi
+	d=$(HORIZON_CACHE=$tmp/rcache "$infra/run.sh" bogus 2>&1)
+	st=$?
+	{ [ "$st" != 0 ] && grep -q usage <<<"$d"; } || bad="$bad bad argument: $d;"
+	[ -z "$bad" ]
+	check "run.sh report: the summary table and the plot from a guest output" $? "$bad"
 }
 
 for t in "${TESTS[@]}"; do
