@@ -67,6 +67,17 @@ field() {
 		$1 == g { print $col[c] }' "$1"
 }
 
+# has_lines FILE PATTERN...: FILE has a line matching each PATTERN (grep);
+# a diagnostic for each it has not.
+has_lines() {
+	local f=$1 line bad=0
+	shift
+	for line; do
+		grep -q -- "$line" "$f" || { echo "# no line matching: $line"; bad=1; }
+	done
+	return $bad
+}
+
 # A table whose arithmetic is easy to follow by hand: active 1000 mW;
 # S1: residency 10 us, 500 mW; S2: residency 100 us, 100 mW. Entry energy
 # (break-even): S1 (1000-500)*10 = 5000 nJ; S2 5000 + (500-100)*100 =
@@ -545,7 +556,7 @@ test_headline() {
 	printf 'governor,instr_sel,instr_idle\nhorizon,700,800\nteo-7.1,690,900\n' \
 		>"$tmp/h/cost.csv"
 	python3 "$top/bench.py" --summary "$f" >"$tmp/h/out" || bad=1
-	for line in 'all  *horizon  *1.1000  *1.2000  *1.1000  *1.0000  *20.00%  *10.00%' \
+	has_lines "$tmp/h/out" 'all  *horizon  *1.1000  *1.2000  *1.1000  *1.0000  *20.00%  *10.00%' \
 		    'all  *teo-7.1  *1.4400  *1.2100  *1.4400  *1.2100  *30.00%  *15.00%' \
 		    'held-out  *horizon  *1.2100  *1.4400  *1.2100  *1.0000  *30.00%  *15.00%' \
 		    'Held out from tuning (1 of 2 families): poisson-3k\.' \
@@ -568,9 +579,7 @@ test_headline() {
 		    'model B: +19.01% on poisson-3k, t, HZ=1000' \
 		    '^poisson-3k\*  *1.2100  *1.4400  *-15.97%' \
 		    'horizon  *5.0  *5.0  *10.0  *20.0  *700  *720$' \
-		    'teo-7.1  *10.0  *10.0  *0.0  *20.0  *690  *710$'; do
-		grep -q -- "$line" "$tmp/h/out" || { echo "# no line matching: $line"; bad=1; }
-	done
+		    'teo-7.1  *10.0  *10.0  *0.0  *20.0  *690  *710$' || bad=1
 	[ "$bad" = 0 ] || sed 's/^/# /' "$tmp/h/out" | head -60
 	result $bad headline_arithmetic
 }
@@ -700,7 +709,7 @@ test_lofo() {
 		done
 	} >"$f"
 	python3 "$top/bench.py" --summary "$f" >"$tmp/l/out" || bad=1
-	for line in 'all  *A  *16.01% (menu-7.1)  *0.00%  f1 (teo-7.1)$' \
+	has_lines "$tmp/l/out" 'all  *A  *16.01% (menu-7.1)  *0.00%  f1 (teo-7.1)$' \
 		    'synthetic  *D  *16.01% (menu-7.1)  *0.00%  f1 (teo-7.1)$' \
 		    '^f1  *77.5%  *77.5%  *77.5%  *77.5%$' '^f2  *77.5%' \
 		    '^f3  *-55.0%  *-55.0%  *-55.0%  *-55.0%$' \
@@ -710,9 +719,7 @@ test_lofo() {
 		    '^f3  *-9.09%  *-9.09%  *-9.09% (A, HZ 250)  *+10.00%  *+10.00%$' \
 		    'Largest cost of the nets: +100.00% on f2 (model A, HZ 250)' \
 		    'behind teo-7.1 under model A or B: 1 of 3 (f3)' \
-		    'the set "hardware" is absent'; do
-		grep -q -- "$line" "$tmp/l/out" || { echo "# no line matching: $line"; bad=1; }
-	done
+		    'the set "hardware" is absent' || bad=1
 	[ "$bad" = 0 ] || sed 's/^/# /' "$tmp/l/out" | head -80
 	result $bad leave_one_family_out_arithmetic
 }
