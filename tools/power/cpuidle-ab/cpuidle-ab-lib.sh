@@ -424,7 +424,7 @@ ab_report() {
 		for (i = 1; i <= ng; i++)
 			if ((g[i] "|" m) in mean)
 				any = 1
-		if (!any && m ~ /^s\./)
+		if (!any && m ~ /^(s\.|pkg_pc)/)
 			return
 		rows++
 		lab[rows] = label
@@ -445,6 +445,9 @@ ab_report() {
 	END {
 		row("package power W", "pkg_W")
 		row("core power W", "core_W")
+		split("2 3 6 7 8 9 10", pcs, " ")
+		for (i = 1; i <= 7; i++)
+			row("package C" pcs[i] " %", "pkg_pc" pcs[i] "_pct")
 		row("local timer irqs/s", "loc_per_s")
 		row("idle entries/s", "entries_per_s")
 		row("idle misses %", "miss_pct")
@@ -579,4 +582,153 @@ ab_put_params() {
 		echo "${_pv##*=}" 2>/dev/null >"${_pv%=*}" || _rc=1
 	done
 	return $_rc
+}
+
+# ab_pkg_parse: from the output of "turbostat --quiet --Summary --show
+# idle" on stdin, "pkg_pcN_pct VALUE" for each package C-state column
+# (Pkg%pcN, Pk%pcN) of the last summary row.
+ab_pkg_parse() {
+	awk -F'\t' '
+	{
+		pk = 0
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^Pk(g)?%pc[0-9]+$/)
+				pk = 1
+		if (pk) {
+			n = NF
+			for (i = 1; i <= NF; i++)
+				name[i] = $i
+			head = NR
+			next
+		}
+		if (head && NR == head + 1 && $1 ~ /^[0-9. ]+$/)
+			for (i = 1; i <= n; i++)
+				val[i] = $i
+	}
+	END {
+		for (i = 1; i <= n; i++)
+			if (name[i] ~ /^Pk(g)?%pc[0-9]+$/ && val[i] ~ /^ *[0-9.]+ *$/) {
+				k = name[i]
+				sub(/^Pk(g)?%pc/, "", k)
+				printf "pkg_pc%s_pct %.6f\n", k, val[i]
+			}
+	}'
+}
+
+# ab_json_str STRING: STRING as a JSON string, quotes included; control
+# characters become blanks.
+ab_json_str() {
+	printf '%s' "$1" | tr '\n\t\r' '   ' | tr -d '\000-\037' |
+		awk 'BEGIN { ORS = "" } {
+			gsub(/\\/, "\\\\"); gsub(/"/, "\\\"")
+			print (NR > 1 ? " " : "") $0
+		} END { ORS = "\n" }' | { printf '"'; cat; printf '"'; }
+}
+
+# ab_meta: the machine as a JSON object: CPU model, kernel and command
+# line, cpuidle driver and governor, CPU 0's state table, cpufreq
+# governor, and $AB_DESCRIBE (the tool's version) and $AB_ARGS.
+ab_meta() {
+	_model=$(awk -F': *' '/^model name|^Hardware|^cpu model/ { print $2; exit }' \
+		"${SYSROOT:-}/proc/cpuinfo" 2>/dev/null)
+	_freq=$(cat "$AB_CPU/cpu0/cpufreq/scaling_governor" 2>/dev/null)
+	printf '{\n  "tool": "cpuidle-ab",\n'
+	printf '  "version": %s,\n' "$(ab_json_str "${AB_DESCRIBE:-unknown}")"
+	printf '  "date": %s,\n' "$(ab_json_str "$(date -u +%Y-%m-%dT%H:%M:%SZ)")"
+	printf '  "arguments": %s,\n' "$(ab_json_str "${AB_ARGS:-}")"
+	printf '  "cpu_model": %s,\n' "$(ab_json_str "${_model:-unknown}")"
+	printf '  "cpus_online": %s,\n' "$(ab_json_str "$(cat "$AB_CPU/online" 2>/dev/null)")"
+	printf '  "kernel": %s,\n' "$(ab_json_str "$(uname -sr)")"
+	printf '  "cmdline": %s,\n' \
+		"$(ab_json_str "$(cat "${SYSROOT:-}/proc/cmdline" 2>/dev/null)")"
+	printf '  "cpuidle_driver": %s,\n' \
+		"$(ab_json_str "$(cat "$AB_CPUIDLE/current_driver" 2>/dev/null)")"
+	printf '  "cpuidle_governor": %s,\n' \
+		"$(ab_json_str "$(cat "$AB_CPUIDLE/current_governor" 2>/dev/null)")"
+	printf '  "cpufreq_governor": %s,\n' "$(ab_json_str "${_freq:-none}")"
+	printf '  "states": ['
+	_sep=''
+	for _d in "$AB_CPU"/cpu0/cpuidle/state[0-9]*; do
+		[ -r "$_d/name" ] || continue
+		printf '%s\n    {"state": %s, "name": %s, "latency_us": %s,' "$_sep" \
+			"$(ab_json_str "${_d##*/}")" "$(ab_json_str "$(cat "$_d/name")")" \
+			"$(ab_json_num "$(cat "$_d/latency" 2>/dev/null)")"
+		printf ' "residency_us": %s, "disabled": %s}' \
+			"$(ab_json_num "$(cat "$_d/residency" 2>/dev/null)")" \
+			"$(ab_json_num "$(cat "$_d/disable" 2>/dev/null)")"
+		_sep=,
+	done
+	printf '\n  ]\n}\n'
+}
+
+# ab_json_num VALUE: VALUE if it is a number, else null.
+ab_json_num() {
+	case "$1" in
+	"" | *[!0-9.-]*) echo null ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# ab_summary_json SUMMARY_CSV META_JSON: {"meta": ..., "governors":
+# {GOVERNOR: {METRIC: {"rounds": N, "mean": X, "spread": S}}}}.
+ab_summary_json() {
+	printf '{\n"meta": '
+	cat "$2"
+	printf ',\n"governors": {'
+	awk -F, 'NR > 1 {
+		if ($1 != g) {
+			printf "%s\n  \"%s\": {", (g == "" ? "" : "\n  },"), $1
+			g = $1
+			sep = ""
+		}
+		printf "%s\n    \"%s\": {\"rounds\": %d, \"mean\": %s, \"spread\": %s}",
+			sep, $2, $3, $4, $5
+		sep = ","
+	}
+	END { if (g != "") printf "\n  }" }' "$1"
+	printf '\n}\n}\n'
+}
+
+# ab_state_table: CPU 0's states, one line each: "stateN NAME: exit
+# latency L us, target residency R us[, disabled]".
+ab_state_table() {
+	for _d in "$AB_CPU"/cpu0/cpuidle/state[0-9]*; do
+		[ -r "$_d/name" ] || continue
+		printf '%s %s: exit latency %s us, target residency %s us%s\n' \
+			"${_d##*/}" "$(cat "$_d/name")" "$(cat "$_d/latency" 2>/dev/null)" \
+			"$(cat "$_d/residency" 2>/dev/null)" \
+			"$([ "$(cat "$_d/disable" 2>/dev/null)" != 1 ] || echo ', disabled')"
+	done
+}
+
+# ab_report_file TABLE DIR: DIR/report.txt, what to post: the machine
+# (from DIR/meta.json and DIR/state-table.txt), the summary rows of
+# TABLE (as ab_report prints it), its per-state rows, and the plot's name.
+ab_report_file() {
+	_t=$1 _dir=$2
+	{
+		echo "cpuidle-ab report"
+		echo
+		sed -n 's/^  "\([a-z_]*\)": "\(.*\)",\{0,1\}$/\1: \2/p' "$_dir/meta.json" |
+			sed 's/\\\(["\\]\)/\1/g' | awk '{
+				k = $1; sub(/^[^ ]* /, "")
+				printf "%-18s %s\n", k, $0
+			}'
+		echo
+		echo "Idle states of CPU 0"
+		echo
+		cat "$_dir/state-table.txt"
+		echo
+		echo "Summary"
+		echo
+		awk 'NR <= 3 || $1 !~ /^state[0-9]/' "$_t"
+		echo
+		echo "Per state"
+		echo
+		awk 'NR == 3 || $1 ~ /^state[0-9]/' "$_t"
+		if [ -s "$_dir/cpuidle-ab.png" ]; then
+			echo
+			echo "plot: cpuidle-ab.png"
+		fi
+	} >"$_dir/report.txt"
 }

@@ -4,9 +4,11 @@
 # cpuidle-ab: compare cpuidle governors on this machine. Runs a workload
 # under each governor in turn, round after round (A B C A B C ...), and
 # reports per governor the mean and spread over the rounds of: RAPL
-# package and core power, local timer interrupts, idle entries and misses
-# per state, safety nets armed and fired, and the round-trip time of a
-# pipe ping-pong between two CPUs. Writes a CSV, and a plot with gnuplot.
+# package and core power, package C-state residency (turbostat), local
+# timer interrupts, idle entries and misses per state, safety nets armed
+# and fired, and the round-trip time of a pipe ping-pong between two CPUs.
+# Writes a CSV, a JSON record of the machine and of the summary, and a
+# plot with gnuplot.
 # The governor found at the start is restored at the end, also on Ctrl-C.
 #
 # Run as root; POSIX sh, so that it also runs under busybox. See
@@ -24,7 +26,8 @@ usage() {
 	cat <<EOF
 usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w idle|mix|cmd] [-t SECONDS]
                      [-L CPUIDLE_LOAD] [-n ROUND_TRIPS] [-G MICROSECONDS]
-                     [-s SECONDS] [-o DIR] [-- COMMAND [ARG...]]
+                     [-s SECONDS] [-o DIR] [--json] [--report]
+                     [-- COMMAND [ARG...]]
   -g  governors to compare, comma-separated (default horizon,menu,teo);
       NAME:PARAM=VALUE is governor NAME with its module parameter PARAM
       (/sys/module/NAME/parameters/PARAM) set to VALUE for its runs, as in
@@ -41,6 +44,9 @@ usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w idle|mix|cmd] [-t SECONDS]
   -G  microseconds between two round trips (default 2000)
   -s  seconds to let a governor settle before each run (default 1)
   -o  directory for the CSV files and the plot (default ./cpuidle-ab-DATE)
+  --json    print the summary as JSON (also written to summary.json)
+  --report  write report.txt: the machine, the summary table, the
+            per-state table and the plot, what to post with a result
   -h  this help (also --help)
 Environment: CPUIDLE_AB_NET_EVENT (default timer:tick_idle_net),
 CPUIDLE_LOAD, SYSROOT (a fake root of /sys and /proc, for tests).
@@ -76,24 +82,33 @@ is_secs() {
 
 # getopts knows no long option: look for --help where getopts looks for
 # options, that is, up to "--" or the first operand, past option values.
+# --json and --report are taken out of the arguments here, the rest
+# left in order for getopts.
 optstring=g:r:w:t:L:n:G:s:o:h
-value=0
-for a; do
-	if [ "$value" = 1 ]; then
+AB_ARGS="$*"
+value=0 opts=1 json=0 report=0 nargs=$#
+while [ "$nargs" -gt 0 ]; do
+	a=$1
+	shift
+	nargs=$((nargs - 1))
+	if [ "$opts" = 1 ] && [ "$value" = 1 ]; then
 		value=0
-		continue
+	elif [ "$opts" = 1 ]; then
+		case "$a" in
+		--help) usage; exit 0 ;;
+		--json) json=1; continue ;;
+		--report) report=1; continue ;;
+		- | --) opts=0 ;;
+		--*) bad "unknown option $a" ;;
+		-?)
+			case "$optstring" in
+			*"${a#-}:"*) value=1 ;;
+			esac ;;
+		-*) ;;
+		*) opts=0 ;;
+		esac
 	fi
-	case "$a" in
-	--help) usage; exit 0 ;;
-	- | --) break ;;
-	--*) bad "unknown option $a" ;;
-	-?)
-		case "$optstring" in
-		*"${a#-}:"*) value=1 ;;
-		esac ;;
-	-*) ;;
-	*) break ;;
-	esac
+	set -- "$@" "$a"
 done
 
 governors="horizon menu teo" rounds=3 workload='' secs=10
@@ -260,15 +275,29 @@ if ! grep -q '^ *LOC:' "$AB_INTERRUPTS" 2>/dev/null; then
 	echo "local timer interrupts: not available (no LOC line in $AB_INTERRUPTS)"
 fi
 
+# Package C-states: turbostat's summary over each run, where it works.
+AB_PKG=0
+if ! command -v turbostat >/dev/null 2>&1; then
+	echo "package C-states: not available (no turbostat)"
+elif [ -z "$(turbostat --quiet --Summary --show idle -- true 2>/dev/null |
+	     ab_pkg_parse)" ]; then
+	echo "package C-states: not available (turbostat reports none: $(turbostat \
+		--quiet --Summary --show idle -- true 2>&1 | head -n 1))"
+else
+	AB_PKG=1
+fi
+AB_DESCRIBE=$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null ||
+	echo "not in a git tree")
+
 ab_tmp=$(mktemp -d) || die "mktemp failed"
-ab_inst='' ab_pids='' ab_changed=0
+ab_inst='' ab_pids='' ab_changed=0 pkg_pid=
 
 # Restore what was found: the governor, tracefs; end what was started.
 # shellcheck disable=SC2317 # run by the trap
 cleanup() {
 	st=$?
 	trap '' INT TERM HUP
-	for p in $ab_pids; do
+	for p in $ab_pids ${pkg_pid:-}; do
 		kill "$p" 2>/dev/null
 	done
 	if [ -n "$ab_inst" ]; then
@@ -352,6 +381,8 @@ fi
 [ -n "$outdir" ] || outdir=cpuidle-ab-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$outdir" || die "cannot create $outdir"
 [ "$workload" = idle ] || : >"$outdir/command.log"
+ab_meta >"$outdir/meta.json"
+ab_state_table >"$outdir/state-table.txt"
 
 # select_governor NAME[:PARAM=VALUE]: put back the parameters of the
 # variants, write NAME and the variant's parameter, and check that they
@@ -380,6 +411,27 @@ run_workload() {
 	wl_rc=$?
 	ab_pids=
 	return $wl_rc
+}
+
+# pkg_start, pkg_stop: turbostat's summary of the run in $ab_tmp/pkg;
+# its command waits on a FIFO of its own, which pkg_stop writes to.
+pkg_start() {
+	[ "$AB_PKG" = 1 ] || return 0
+	rm -f "$ab_tmp/pkgfifo" "$ab_tmp/pkg"
+	mkfifo "$ab_tmp/pkgfifo" || return 0
+	# shellcheck disable=SC2016
+	turbostat --quiet --Summary --show idle -o "$ab_tmp/pkg" -- \
+		sh -c 'read -r x <"$1"' sh "$ab_tmp/pkgfifo" 2>/dev/null &
+	pkg_pid=$!
+}
+
+pkg_stop() {
+	[ "$AB_PKG" = 1 ] || return 0
+	# Opened read-write: never blocks, even if turbostat has gone.
+	echo x 1<>"$ab_tmp/pkgfifo"
+	wait "$pkg_pid"
+	pkg_pid=
+	[ -s "$ab_tmp/pkg" ] || : >"$ab_tmp/pkg"
 }
 
 # run_rtt: "rtt_p50_us VALUE" ... from the ping-pong.
@@ -424,15 +476,18 @@ while read -r round gov <&3; do
 		echo >"$ab_inst/trace"
 		echo 1 >"$ab_inst/tracing_on"
 	fi
+	pkg_start
 	ab_snapshot "$ab_tmp/before"
 	run_workload "$@"
 	wrc=$?
 	ab_snapshot "$ab_tmp/after"
+	pkg_stop
 	if [ "$wrc" != 0 ]; then
 		echo "round $round, $gov: the workload exited with status $wrc"
 		rc=1
 	fi
 	ab_delta "$ab_tmp/before" "$ab_tmp/after" "$ncpus" >"$ab_tmp/m"
+	[ "$AB_PKG" = 0 ] || ab_pkg_parse <"$ab_tmp/pkg" >>"$ab_tmp/m"
 	if [ -n "$ab_inst" ]; then
 		echo 0 >"$ab_inst/tracing_on"
 		s=$(awk '/^secs / { print $2 }' "$ab_tmp/m")
@@ -474,4 +529,11 @@ echo
 echo "CSV: $outdir/rounds.csv (every round), $outdir/summary.csv"
 # shellcheck disable=SC2086
 ab_plot "$outdir" $govs
+ab_summary_json "$outdir/summary.csv" "$outdir/meta.json" >"$outdir/summary.json"
+echo "machine: $outdir/meta.json; summary as JSON: $outdir/summary.json"
+if [ "$report" = 1 ]; then
+	ab_report_file "$outdir/table.txt" "$outdir"
+	echo "report: $outdir/report.txt"
+fi
+[ "$json" = 0 ] || cat "$outdir/summary.json"
 exit $rc

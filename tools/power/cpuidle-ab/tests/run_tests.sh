@@ -85,6 +85,32 @@ csv() {
 		'$1 == r && $2 == g && $3 == m { print $4 }' "$1"
 }
 
+# A turbostat of our own, first on PATH for every whole run: with
+# FAKE_TURBOSTAT=1 it runs the command and reports package C-states 2, 6
+# and 10 as turbostat --Summary does; otherwise it fails as on a machine
+# without MSR access.
+mkturbostat() {
+	mkdir -p "$tmp/bin"
+	cat >"$tmp/bin/turbostat" <<'EOF'
+#!/bin/sh
+if [ "${FAKE_TURBOSTAT:-}" != 1 ]; then
+	echo "fake: no MSR" >&2
+	exit 1
+fi
+o=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	[ "$1" != -o ] || { o=$2; shift; }
+	shift
+done
+shift
+"$@"
+t=$(printf 'Busy%%\tCPU%%c1\tPkg%%pc2\tPkg%%pc6\tPk%%pc10\n0.50\t90.00\t12.50\t40.00\t5.50')
+if [ -n "$o" ]; then echo "$t" >"$o"; else echo "$t"; fi
+echo "0.050000 sec" >&2
+EOF
+	chmod +x "$tmp/bin/turbostat"
+}
+
 planned test_wrap 3
 test_wrap() {
 	check wrap_none "$(ab_wrap_delta 1000 251000 262143328850)" 250000
@@ -156,7 +182,18 @@ mkfake() {
 		done
 		echo POLL >"$c/cpu$cpu/cpuidle/state0/name"
 		echo "C1 deep" >"$c/cpu$cpu/cpuidle/state1/name"
+		for k in latency residency disable; do
+			echo 0 >"$c/cpu$cpu/cpuidle/state0/$k"
+		done
+		echo 3 >"$c/cpu$cpu/cpuidle/state1/latency"
+		echo 9 >"$c/cpu$cpu/cpuidle/state1/residency"
+		echo 1 >"$c/cpu$cpu/cpuidle/state1/disable"
+		mkdir -p "$c/cpu$cpu/cpufreq"
+		echo schedutil >"$c/cpu$cpu/cpufreq/scaling_governor"
 	done
+	printf '%s\n' "processor	: 0" "model name	: Fake CPU \"9000\" @ 1GHz" \
+		"processor	: 1" "model name	: Fake CPU \"9000\" @ 1GHz" >"$f/proc/cpuinfo"
+	echo "root=/dev/fake cpuidle.governor=teo quiet" >"$f/proc/cmdline"
 	p=$f/sys/class/powercap
 	mkdir -p "$p/intel-rapl:0/intel-rapl:0:0" "$p/intel-rapl-mmio:0"
 	ln -s "intel-rapl:0/intel-rapl:0:0" "$p/intel-rapl:0:0"
@@ -283,7 +320,7 @@ run_ab() {
 	fake=$1
 	shift
 	# shellcheck disable=SC2086
-	SYSROOT=$fake $AB_SH "$tool" "$@" >"$tmp/out" 2>&1
+	PATH=$tmp/bin:$PATH SYSROOT=$fake $AB_SH "$tool" "$@" >"$tmp/out" 2>&1
 	ab_rc=$?
 }
 
@@ -531,6 +568,70 @@ test_rtt() {
 	has rtt_table "$tmp/out" "^wakeup rtt p50 us  *[0-9]"
 }
 
+# The record of the machine: meta.json from the fake /sys and /proc, and
+# the state table; a value with quotes stays valid JSON.
+planned test_meta 9
+test_meta() {
+	f=$tmp/f12
+	mkfake "$f"
+	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o12"
+	m=$tmp/o12/meta.json
+	check meta_status "$ab_rc" 0
+	has meta_cpu_model "$m" '^  "cpu_model": "Fake CPU \\"9000\\" @ 1GHz",$'
+	has meta_cmdline "$m" '^  "cmdline": "root=/dev/fake cpuidle.governor=teo quiet",$'
+	has meta_driver "$m" '^  "cpuidle_driver": "acpi_idle",$'
+	has meta_governor "$m" '^  "cpuidle_governor": "teo",$'
+	has meta_cpufreq "$m" '^  "cpufreq_governor": "schedutil",$'
+	has meta_state "$m" \
+		'{"state": "state1", "name": "C1 deep", "latency_us": 3, "residency_us": 9, "disabled": 1}'
+	has meta_state_table "$tmp/o12/state-table.txt" \
+		"^state1 C1 deep: exit latency 3 us, target residency 9 us, disabled$"
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -m json.tool "$tmp/o12/summary.json" >/dev/null 2>"$tmp/err"
+		check meta_summary_json_valid "$? $(head -n 1 "$tmp/err")" "0 "
+	else
+		skip "no python3 to parse JSON" meta_summary_json_valid
+	fi
+}
+
+# Package C-states from turbostat's summary, where it reports them; said
+# in one line where it does not.
+planned test_pkg 6
+test_pkg() {
+	f=$tmp/f13
+	mkfake "$f"
+	FAKE_TURBOSTAT=1 run_ab "$f" -g menu,ladder -r 2 -n 0 -s 0 -t 0.05 -o "$tmp/o13"
+	check pkg_status "$ab_rc" 0
+	hasnot pkg_no_line "$tmp/out" "^package C-states: not available"
+	check pkg_csv "$(csv "$tmp/o13/rounds.csv" 2 ladder pkg_pc6_pct) $(csv "$tmp/o13/rounds.csv" 1 menu pkg_pc10_pct)" \
+		"40.000000 5.500000"
+	has pkg_table "$tmp/out" "^package C6 %  *40.00 (0.000)  *40.00 (0.000)$"
+	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o13"
+	has pkg_not_available "$tmp/out" \
+		"^package C-states: not available (turbostat reports none: fake: no MSR)$"
+	hasnot pkg_no_row "$tmp/out" "^package C[0-9]"
+}
+
+# --json prints the summary; --report writes the report; both are taken
+# only where options are, not from the command.
+planned test_json_report 7
+test_json_report() {
+	f=$tmp/f14
+	mkfake "$f"
+	run_ab "$f" -g menu,ladder --json -r 1 -n 0 -s 0 --report -o "$tmp/o14" \
+		-- sh "$tmp/bump.sh" "$f"
+	check json_status "$ab_rc" 0
+	has json_printed "$tmp/out" '^    "miss_pct": {"rounds": 1, "mean": 30.000000, "spread": 0.000000}'
+	r=$tmp/o14/report.txt
+	has report_cmdline "$r" "^cmdline: *root=/dev/fake cpuidle.governor=teo quiet$"
+	check report_sections "$(grep -c '^Summary$\|^Per state$\|^Idle states of CPU 0$' "$r")" 3
+	has report_state_row "$r" "^state1 C1_deep above/s  *[1-9]"
+	has report_cpu_model "$r" '^cpu_model: *Fake CPU "9000" @ 1GHz$'
+	run_ab "$f" -g menu -r 1 -n 0 -s 0 -o "$tmp/o14b" -- echo --json --report
+	check json_report_in_command "$ab_rc $(cat "$tmp/o14b/command.log") $([ -e "$tmp/o14b/report.txt" ] && echo report)" \
+		"0 --json --report "
+}
+
 # In one shell ($2 names it), its first check numbered $3: every test.
 if [ "${1:-}" = --in-shell ]; then
 	label=$2
@@ -539,6 +640,7 @@ if [ "${1:-}" = --in-shell ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	mkbump
+	mkturbostat
 	for plan_t in $tests; do
 		plan_want=${plan_t#*:}
 		plan_t=${plan_t%:*}
