@@ -188,6 +188,9 @@ figrepo() {
 	cp "$infra/readme-figures.py" "$tmp/repo/infra/"
 	cp "$repo/README.md" "$repo/HACKING.md" "$tmp/repo/"
 	cp "$repo"/bench/*.txt "$repo/bench/bench.csv" "$tmp/repo/bench/"
+	# Its own figures, so that the tests do not depend on the state of
+	# the work tree's results.
+	HORIZON_CACHE=$tmp/nocache python3 "$tmp/repo/infra/readme-figures.py" >/dev/null 2>&1
 }
 
 # A figure edited by hand, or a results file rewritten without make
@@ -204,7 +207,7 @@ test_readme_figures_drift() {
 	[ "$st" = 1 ] && grep -q 'README.md: figures differ .*headline' <<<"$d" ||
 		bad="$bad an edited figure passed: $d;"
 	figrepo
-	sed -i 's/^\(all  *horizon  *\)1\.1425/\11.0425/' "$tmp/repo/bench/bench.txt"
+	echo >>"$tmp/repo/bench/bench.txt"
 	d=$(python3 "$tmp/repo/infra/readme-figures.py" --check 2>&1)
 	st=$?
 	[ "$st" = 1 ] && grep -q 'bench/bench.txt changed since its provenance' <<<"$d" ||
@@ -219,8 +222,9 @@ test_readme_figures_regenerate() {
 	local d bad=""
 	figrepo
 	# host-vm-compile, model A: horizon as without nets.
-	sed -i 's/^\(host-vm-compile  *\)1\.4208  *1\.5139 /\11.5139    1.5139 /' \
-		"$tmp/repo/bench/bench.txt"
+	awk '/^E\/O model A per trace family/ { a = 1 }
+	     a && $1 == "host-vm-compile" { $2 = $3; a = 0 } { print }' \
+		"$repo/bench/bench.txt" >"$tmp/repo/bench/bench.txt"
 	HORIZON_CACHE=$tmp/nocache python3 "$tmp/repo/infra/readme-figures.py" >/dev/null 2>&1 ||
 		bad="$bad make readme failed;"
 	grep -q '^| host-vm-compile | +0\.0% | ' "$tmp/repo/README.md" || bad="$bad no new figure;"
