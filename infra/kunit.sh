@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the horizon and tick-sched-bound KUnit suites on x86_64 under QEMU
+# Run the horizon and tick-sched-net KUnit suites on x86_64 under QEMU
 # (UML cannot build cpuidle), with nohz_full=1 so that the tick-sched
 # suite sees a nohz_full CPU; build dir in $cache/kunit. Writes "PASSED FAILED" to
 # $cache/results/kunit.count. No keyboard or mouse is probed: their late

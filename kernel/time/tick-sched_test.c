@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the bound that a cpuidle governor may put on the stopped
- * idle tick (a safety net): where the bounded expiry lies, where no bound
- * applies, when a pending bound is kept, and whether the expiry of a bound
- * is the tick's or the bound's only.  They test the pure helpers that
+ * KUnit tests of the safety net that a cpuidle governor may put on the
+ * stopped idle tick: where the expiry with a net lies, where no net
+ * applies, when a pending net is kept, and whether the expiry of a net
+ * is the tick's or the net's only.  They test the pure helpers that
  * tick-sched decides with, and run nothing of the tick itself.
  */
 #include <kunit/test.h>
@@ -15,14 +15,14 @@
 #include "tick-internal.h"
 
 /**
- * struct tick_bound_case - One case of tick_nohz_bound_expires().
+ * struct tick_net_case - One case of tick_nohz_net_expires().
  * @name: Description of the case.
- * @expires: Expiry without a bound, in ns.
- * @now: Time the bound is applied, in ns.
- * @max_sleep_ns: The bound.
+ * @expires: Expiry without a net, in ns.
+ * @now: Time the net is applied, in ns.
+ * @max_sleep_ns: The net.
  * @want: Expected expiry.
  */
-struct tick_bound_case {
+struct tick_net_case {
 	const char *name;
 	u64 expires;
 	u64 now;
@@ -30,70 +30,70 @@ struct tick_bound_case {
 	u64 want;
 };
 
-static const struct tick_bound_case tick_bound_cases[] = {
-	{ "no bound", 5000000, 1000000, 0, 5000000 },
-	{ "bound before the timer", 5000000, 1000000, 20000, 1020000 },
-	{ "bound at the timer", 5000000, 1000000, 4000000, 5000000 },
-	{ "bound beyond the timer", 5000000, 1000000, 9000000, 5000000 },
+static const struct tick_net_case tick_net_cases[] = {
+	{ "no net", 5000000, 1000000, 0, 5000000 },
+	{ "net before the timer", 5000000, 1000000, 20000, 1020000 },
+	{ "net at the timer", 5000000, 1000000, 4000000, 5000000 },
+	{ "net beyond the timer", 5000000, 1000000, 9000000, 5000000 },
 	{ "timer already due", 1000000, 1000500, 20000, 1000000 },
 	{ "no timer", KTIME_MAX, 1000000, 20000, 1020000 },
 	/*
 	 * The idle loop went round without an interrupt (a polling time
-	 * limit) for longer than the bound since the idle entry at 1 ms:
-	 * the bound still counts from the time it is applied, so it does
+	 * limit) for longer than the net since the idle entry at 1 ms:
+	 * the net still counts from the time it is applied, so it does
 	 * not expire at once.
 	 */
-	{ "bound shorter than the time since idle entry", 5000000, 1200000,
+	{ "net shorter than the time since idle entry", 5000000, 1200000,
 	  15000, 1215000 },
 };
 
-static void tick_bound_case_desc(const struct tick_bound_case *c, char *desc)
+static void tick_net_case_desc(const struct tick_net_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(tick_bound, tick_bound_cases, tick_bound_case_desc);
+KUNIT_ARRAY_PARAM(tick_net, tick_net_cases, tick_net_case_desc);
 
-static void tick_bound_expires_test(struct kunit *test)
+static void tick_net_expires_test(struct kunit *test)
 {
-	const struct tick_bound_case *c = test->param_value;
-	u64 got = tick_nohz_bound_expires(c->expires, c->now, c->max_sleep_ns);
+	const struct tick_net_case *c = test->param_value;
+	u64 got = tick_nohz_net_expires(c->expires, c->now, c->max_sleep_ns);
 
 	KUNIT_EXPECT_EQ(test, got, c->want);
-	/* Never later than without a bound, never before the time applied. */
+	/* Never later than without a net, never before the time applied. */
 	KUNIT_EXPECT_LE(test, got, c->expires);
 	if (c->expires > c->now)
 		KUNIT_EXPECT_GT(test, got, c->now);
 }
 
 /*
- * No bound asked for is none; elsewhere than on a nohz_full CPU, a bound is
- * at least TICK_NOHZ_BOUND_MIN_NS, so that a bound of 1 ns cannot expire
+ * No net asked for is none; elsewhere than on a nohz_full CPU, a net is
+ * at least TICK_NOHZ_NET_MIN_NS, so that a net of 1 ns cannot expire
  * round after round of the idle loop.
  */
-static void tick_bound_floor_test(struct kunit *test)
+static void tick_net_floor_test(struct kunit *test)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		bool full = tick_nohz_full_cpu(cpu);
 
-		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_bound_ns(cpu, 0), 0ULL,
+		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_net_ns(cpu, 0), 0ULL,
 				    "CPU %d", cpu);
-		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_bound_ns(cpu, 1),
-				    full ? 0ULL : (u64)TICK_NOHZ_BOUND_MIN_NS,
+		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_net_ns(cpu, 1),
+				    full ? 0ULL : (u64)TICK_NOHZ_NET_MIN_NS,
 				    "CPU %d", cpu);
 		KUNIT_EXPECT_EQ_MSG(test,
-				    tick_nohz_idle_bound_ns(cpu, TICK_NOHZ_BOUND_MIN_NS - 1),
-				    full ? 0ULL : (u64)TICK_NOHZ_BOUND_MIN_NS,
+				    tick_nohz_idle_net_ns(cpu, TICK_NOHZ_NET_MIN_NS - 1),
+				    full ? 0ULL : (u64)TICK_NOHZ_NET_MIN_NS,
 				    "CPU %d", cpu);
-		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_bound_ns(cpu, 20000),
+		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_net_ns(cpu, 20000),
 				    full ? 0ULL : 20000ULL, "CPU %d", cpu);
 	}
 }
 
-/* Every CPU keeps the bound, unless it is a nohz_full CPU. */
-static void tick_bound_nohz_full_test(struct kunit *test)
+/* Every CPU keeps the net, unless it is a nohz_full CPU. */
+static void tick_net_nohz_full_test(struct kunit *test)
 {
 	unsigned int full = 0;
 	int cpu;
@@ -105,40 +105,40 @@ static void tick_bound_nohz_full_test(struct kunit *test)
 		u64 want = tick_nohz_full_cpu(cpu) ? 0 : 20000;
 
 		full += tick_nohz_full_cpu(cpu);
-		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_bound_ns(cpu, 20000),
+		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_net_ns(cpu, 20000),
 				    want, "CPU %d", cpu);
 	}
 	KUNIT_EXPECT_GT(test, full, 0U);
 }
 
 /**
- * struct tick_keep_case - One case of tick_nohz_bound_keep().
+ * struct tick_keep_case - One case of tick_nohz_net_keep().
  * @name: Description of the case.
- * @pending: Whether a bound is pending.
- * @armed: Expiry of the pending bound, in ns.
- * @bound: Expiry of the new bound, in ns.
- * @max_sleep_ns: The new bound, from now.
+ * @pending: Whether a net is pending.
+ * @armed: Expiry of the pending net, in ns.
+ * @net: Expiry of the new net, in ns.
+ * @max_sleep_ns: The new net, from now.
  * @want: Expected expiry.
  */
 struct tick_keep_case {
 	const char *name;
 	bool pending;
 	u64 armed;
-	u64 bound;
+	u64 net;
 	u64 max_sleep_ns;
 	u64 want;
 };
 
-/* "Now" is 1 ms in every case: the new bound expires at 1 ms + the bound. */
+/* "Now" is 1 ms in every case: the new net expires at 1 ms + the net. */
 static const struct tick_keep_case tick_keep_cases[] = {
 	{ "none pending", false, 1150000, 1200000, 200000, 1200000 },
 	{ "pending, a little earlier", true, 1150000, 1200000, 200000, 1150000 },
-	{ "pending, at the new bound", true, 1200000, 1200000, 200000, 1200000 },
-	{ "pending, half the bound earlier", true, 1100000, 1200000, 200000,
+	{ "pending, at the new net", true, 1200000, 1200000, 200000, 1200000 },
+	{ "pending, half the net earlier", true, 1100000, 1200000, 200000,
 	  1100000 },
 	{ "pending, more than half earlier", true, 1099999, 1200000, 200000,
 	  1200000 },
-	{ "pending, later than the new bound", true, 1200001, 1200000, 200000,
+	{ "pending, later than the new net", true, 1200001, 1200000, 200000,
 	  1200000 },
 };
 
@@ -149,22 +149,22 @@ static void tick_keep_case_desc(const struct tick_keep_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(tick_keep, tick_keep_cases, tick_keep_case_desc);
 
-static void tick_bound_keep_test(struct kunit *test)
+static void tick_net_keep_test(struct kunit *test)
 {
 	const struct tick_keep_case *c = test->param_value;
-	u64 got = tick_nohz_bound_keep(c->pending, c->armed, c->bound,
+	u64 got = tick_nohz_net_keep(c->pending, c->armed, c->net,
 				       c->max_sleep_ns);
 
 	KUNIT_EXPECT_EQ(test, got, c->want);
-	/* Never later than the new bound. */
-	KUNIT_EXPECT_LE(test, got, c->bound);
+	/* Never later than the new net. */
+	KUNIT_EXPECT_LE(test, got, c->net);
 }
 
 /**
- * struct tick_rearm_case - One case of tick_nohz_bound_rearm().
+ * struct tick_rearm_case - One case of tick_nohz_net_rearm().
  * @name: Description of the case.
  * @now: Time of the expiry, in ns.
- * @unbounded: Expiry of the stopped tick without the bound, in ns.
+ * @unbounded: Expiry of the stopped tick without the net, in ns.
  * @want: Expected result: the expiry to arm again, or 0 for a tick.
  */
 struct tick_rearm_case {
@@ -175,10 +175,10 @@ struct tick_rearm_case {
 };
 
 static const struct tick_rearm_case tick_rearm_cases[] = {
-	{ "bound before the tick's expiry", 1100000, 5000000, 5000000 },
-	{ "bound just before it", 4999999, 5000000, 5000000 },
+	{ "net before the tick's expiry", 1100000, 5000000, 5000000 },
+	{ "net just before it", 4999999, 5000000, 5000000 },
 	/*
-	 * The bound expired late, or the two straddle a jiffy: the tick's own
+	 * The net expired late, or the two straddle a jiffy: the tick's own
 	 * expiry is due, and its per-tick work is not skipped.
 	 */
 	{ "expiry at the tick's expiry", 5000000, 5000000, 0 },
@@ -193,10 +193,10 @@ static void tick_rearm_case_desc(const struct tick_rearm_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(tick_rearm, tick_rearm_cases, tick_rearm_case_desc);
 
-static void tick_bound_rearm_test(struct kunit *test)
+static void tick_net_rearm_test(struct kunit *test)
 {
 	const struct tick_rearm_case *c = test->param_value;
-	u64 got = tick_nohz_bound_rearm(c->now, c->unbounded);
+	u64 got = tick_nohz_net_rearm(c->now, c->unbounded);
 
 	KUNIT_EXPECT_EQ(test, got, c->want);
 	/* What is armed again is the tick's own expiry, in the future. */
@@ -204,21 +204,21 @@ static void tick_bound_rearm_test(struct kunit *test)
 		KUNIT_EXPECT_GT(test, got, c->now);
 }
 
-static struct kunit_case tick_bound_test_cases[] = {
-	KUNIT_CASE_PARAM(tick_bound_expires_test, tick_bound_gen_params),
-	KUNIT_CASE(tick_bound_floor_test),
-	KUNIT_CASE(tick_bound_nohz_full_test),
-	KUNIT_CASE_PARAM(tick_bound_keep_test, tick_keep_gen_params),
-	KUNIT_CASE_PARAM(tick_bound_rearm_test, tick_rearm_gen_params),
+static struct kunit_case tick_net_test_cases[] = {
+	KUNIT_CASE_PARAM(tick_net_expires_test, tick_net_gen_params),
+	KUNIT_CASE(tick_net_floor_test),
+	KUNIT_CASE(tick_net_nohz_full_test),
+	KUNIT_CASE_PARAM(tick_net_keep_test, tick_keep_gen_params),
+	KUNIT_CASE_PARAM(tick_net_rearm_test, tick_rearm_gen_params),
 	{}
 };
 
-static struct kunit_suite tick_bound_test_suite = {
-	.name = "tick-sched-bound",
-	.test_cases = tick_bound_test_cases,
+static struct kunit_suite tick_net_test_suite = {
+	.name = "tick-sched-net",
+	.test_cases = tick_net_test_cases,
 };
 
-kunit_test_suite(tick_bound_test_suite);
+kunit_test_suite(tick_net_test_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the bounded idle tick");
+MODULE_DESCRIPTION("KUnit tests of the safety net on the stopped idle tick");
 MODULE_LICENSE("GPL");
