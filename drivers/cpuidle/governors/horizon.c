@@ -94,10 +94,18 @@
  *    expected idle duration up to the net.  If nothing observed lies
  *    ahead (nothing learned, or only decay residues), no net is asked for
  *    and the expected idle duration is the sleep length.  If a net fires,
- *    step 1 carries the time over as for the tick.  The safety_net module
- *    parameter turns nets off, and tick-sched ignores them on nohz_full
- *    CPUs: with the tick stopped, the state is then selected for the
- *    expected idle duration up to the sleep length.
+ *    step 1 carries the time over as for the tick.
+ *
+ *    A net cannot always be had: the safety_net module parameter turns
+ *    nets off, tick-sched ignores them on nohz_full CPUs, and none is
+ *    asked for a state that stops the local timer (its net would have to
+ *    go through the broadcast timer device).  Without a net, a state
+ *    selected for less than the sleep length is kept with the tick
+ *    stopped only if the next timer comes within HORIZON_SAFE_TIMER_NS
+ *    (two tick periods) or within twice the expected idle duration, or if
+ *    no deeper state fits before it; otherwise the state is selected for
+ *    the sleep length.  So no CPU stays in a state shallower than its next
+ *    timer allows for longer than that, with or without nets.
  *
  * 4. Otherwise keep the tick, which ends the idle period at the next tick
  *    at the latest, and select the state for the expected idle duration up
@@ -146,9 +154,10 @@ MODULE_PARM_DESC(safety_net,
 
 static DEFINE_PER_CPU(struct horizon_cpu, horizon_cpus);
 
-/* The statistics of @cpu. */
+/* The statistics of @cpu (KUnit gives its tests their own). */
 VISIBLE_IF_KUNIT struct horizon_cpu *horizon_cpu_data(int cpu)
 {
+	KUNIT_STATIC_STUB_REDIRECT(horizon_cpu_data, cpu);
 	return per_cpu_ptr(&horizon_cpus, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(horizon_cpu_data);
@@ -602,10 +611,13 @@ static bool horizon_mostly_short(const struct horizon_cpu *data, s64 short_ns)
  * Safety nets are off with the module parameter, and on nohz_full CPUs,
  * where tick-sched ignores them.
  */
-static bool horizon_nets(int cpu)
+VISIBLE_IF_KUNIT bool horizon_nets(int cpu)
 {
+	KUNIT_STATIC_STUB_REDIRECT(horizon_nets, cpu);
+
 	return READ_ONCE(horizon_safety_net) && !tick_nohz_full_cpu(cpu);
 }
+EXPORT_SYMBOL_IF_KUNIT(horizon_nets);
 
 /**
  * horizon_net_ns - Size the safety net for a short prediction.
@@ -648,13 +660,12 @@ static bool horizon_fits(const struct cpuidle_state *s, s64 duration_ns)
  *
  * States are ordered by increasing depth and target residency (as teo
  * assumes too), so the scan stops at the first enabled state within
- * @latency_req whose target residency does not fit.  The scan starts at
- * the state entered last, if it is enabled and within @latency_req: up
- * from it if it fits, down from it otherwise, as the state sought is
- * usually close to it.
+ * @latency_req that does not pay off in @duration_ns.  It always starts at
+ * state 0: with exit latencies that do not grow with the index, where the
+ * scan stops depends on where it starts.
  *
- * Return: the index of the deepest enabled state within @latency_req whose
- * target residency does not exceed @duration_ns; failing that, the
+ * Return: the index of the deepest enabled state within @latency_req that
+ * pays off in @duration_ns (see horizon_fits()); failing that, the
  * shallowest enabled state within @latency_req; failing that, the shallowest
  * enabled state; and if every state is disabled, 0.
  */
@@ -662,31 +673,10 @@ VISIBLE_IF_KUNIT int horizon_find_state(struct cpuidle_driver *drv,
 					struct cpuidle_device *dev, s64 duration_ns,
 					s64 latency_req)
 {
-	int hint = dev->last_state_idx;
 	int idx = -1;
-	int i = 0;
+	int i;
 
-	if (hint > 0 && hint < drv->state_count &&
-	    !dev->states_usage[hint].disable &&
-	    drv->states[hint].exit_latency_ns <= latency_req) {
-		if (horizon_fits(&drv->states[hint], duration_ns)) {
-			i = hint;
-		} else {
-			/* Nothing from @hint on fits: look below it. */
-			for (i = hint - 1; i >= 0; i--) {
-				if (dev->states_usage[i].disable ||
-				    drv->states[i].exit_latency_ns > latency_req)
-					continue;
-				if (horizon_fits(&drv->states[i], duration_ns))
-					return i;
-				hint = i;
-			}
-			/* The first usable state, even if it does not fit. */
-			return hint;
-		}
-	}
-
-	for (; i < drv->state_count; i++) {
+	for (i = 0; i < drv->state_count; i++) {
 		if (dev->states_usage[i].disable ||
 		    drv->states[i].exit_latency_ns > latency_req)
 			continue;
@@ -706,39 +696,6 @@ VISIBLE_IF_KUNIT int horizon_find_state(struct cpuidle_driver *drv,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(horizon_find_state);
-
-/**
- * horizon_ask_net - Ask for a safety net if it can take the CPU deeper.
- * @drv: cpuidle driver of the CPU.
- * @dev: cpuidle device of the CPU.
- * @idx: The state selected.
- * @sleep_ns: Sleep length.
- * @latency_req: PM QoS exit latency limit, in nanoseconds.
- * @net_ns: The safety net.
- *
- * A polling state needs no net (its time limit bounds it), and a net is
- * of no use if no enabled state deeper than @idx, within @latency_req, has
- * a target residency within @sleep_ns.
- */
-static void horizon_ask_net(struct cpuidle_driver *drv,
-			    struct cpuidle_device *dev, int idx,
-			    s64 sleep_ns, s64 latency_req, u64 net_ns)
-{
-	int i;
-
-	if (drv->states[idx].flags & CPUIDLE_FLAG_POLLING)
-		return;
-	/* Target residencies ascend with the index. */
-	for (i = idx + 1; i < drv->state_count; i++) {
-		if (!horizon_fits(&drv->states[i], sleep_ns))
-			return;
-		if (!dev->states_usage[i].disable &&
-		    drv->states[i].exit_latency_ns <= latency_req) {
-			dev->safety_net_ns = net_ns;
-			return;
-		}
-	}
-}
 
 /**
  * horizon_finish - Select the state for an expected idle duration.
@@ -779,6 +736,76 @@ static int horizon_finish(struct cpuidle_driver *drv,
 }
 
 /**
+ * horizon_deeper_fits - Check whether the timer leaves room for a deeper state.
+ * @drv: cpuidle driver of the CPU.
+ * @dev: cpuidle device of the CPU.
+ * @idx: The state selected.
+ * @sleep_ns: Sleep length.
+ * @latency_req: PM QoS exit latency limit, in nanoseconds.
+ *
+ * Return: true if an enabled state deeper than @idx, within @latency_req,
+ * would pay off before the next timer.
+ */
+static bool horizon_deeper_fits(struct cpuidle_driver *drv,
+				struct cpuidle_device *dev, int idx,
+				s64 sleep_ns, s64 latency_req)
+{
+	int i;
+
+	for (i = idx + 1; i < drv->state_count; i++) {
+		if (!dev->states_usage[i].disable &&
+		    drv->states[i].exit_latency_ns <= latency_req &&
+		    horizon_fits(&drv->states[i], sleep_ns))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * horizon_guard - Bound a state selected for less than the sleep length.
+ * @drv: cpuidle driver of the CPU.
+ * @dev: cpuidle device of the CPU.
+ * @data: Statistics of the CPU.
+ * @idx: The state selected for @expected_ns.
+ * @sleep_ns: Sleep length.
+ * @expected_ns: Expected idle duration @idx was selected for.
+ * @net_ns: Safety net to ask for, 0 if none can be had.
+ * @latency_req: PM QoS exit latency limit, in nanoseconds.
+ * @stop_tick: Whether the tick is to be stopped; cleared if a polling
+ *	state is selected.
+ *
+ * With the tick stopped, only the next timer ends an idle period that
+ * outlasts the prediction.  If the timer leaves room for a deeper state,
+ * @idx is kept only with a safety net, or if the timer comes within
+ * HORIZON_SAFE_TIMER_NS or twice @expected_ns.  Otherwise the deepest state
+ * that fits before the timer is selected, as if the prediction were the
+ * sleep length.  No net is asked for a state that stops the local timer
+ * (CPUIDLE_FLAG_TIMER_STOP): the net would have to go through the
+ * broadcast timer device.  A polling state needs no net: its time limit
+ * bounds it, and the tick is not stopped for it.
+ *
+ * Return: @idx, or the state selected for the sleep length.
+ */
+static int horizon_guard(struct cpuidle_driver *drv,
+			 struct cpuidle_device *dev,
+			 const struct horizon_cpu *data, int idx,
+			 s64 sleep_ns, s64 expected_ns, u64 net_ns,
+			 s64 latency_req, bool *stop_tick)
+{
+	if (!*stop_tick ||
+	    !horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req))
+		return idx;
+
+	if (net_ns && !(drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP)) {
+		dev->safety_net_ns = net_ns;
+		return idx;
+	}
+	if (sleep_ns <= max_t(s64, HORIZON_SAFE_TIMER_NS, 2 * expected_ns))
+		return idx;
+	return horizon_finish(drv, dev, data, sleep_ns, latency_req, stop_tick);
+}
+
+/**
  * horizon_select_stopped - Select for a short prediction, tick stopped.
  * @drv: cpuidle driver of the CPU.
  * @dev: cpuidle device of the CPU.
@@ -788,12 +815,10 @@ static int horizon_finish(struct cpuidle_driver *drv,
  * @latency_req: PM QoS exit latency limit, in nanoseconds.
  * @stop_tick: Cleared if the selected state polls.
  *
- * Step 3 with the tick stopped and a short expected idle duration.  Without
- * a safety net, select for the expected idle duration up to the sleep
- * length, as nothing will wake the CPU before the next timer.  With one,
- * select for the expected idle duration up to the net, and ask for the net
- * unless the selected state polls (its time limit bounds it) or no deeper
- * state would fit before the next timer anyway.
+ * Step 3 with the tick stopped and a short expected idle duration.  With a
+ * safety net to be had, select for the expected idle duration up to the
+ * net; without one, for the expected idle duration up to the sleep length.
+ * horizon_guard() then asks for the net, or bounds the choice by the timer.
  *
  * Return: the index of the selected state.
  */
@@ -810,15 +835,15 @@ static int horizon_select_stopped(struct cpuidle_driver *drv,
 
 	if (horizon_nets(dev->cpu))
 		net_ns = horizon_net_ns(est->seen_ns, est->limit_ns);
-	if (!net_ns)
-		return horizon_finish(drv, dev, data, expected_ns, latency_req,
-				      stop_tick);
-
-	horizon_estimate(data, data->spell_ns, net_ns, &net_est, 0, NULL);
-	idx = horizon_finish(drv, dev, data, horizon_expected_ns(&net_est, true),
-			     latency_req, stop_tick);
-	horizon_ask_net(drv, dev, idx, est->limit_ns, latency_req, net_ns);
-	return idx;
+	if (net_ns) {
+		horizon_estimate(data, data->spell_ns, net_ns, &net_est, 0,
+				 NULL);
+		expected_ns = horizon_expected_ns(&net_est, true);
+	}
+	idx = horizon_finish(drv, dev, data, expected_ns, latency_req,
+			     stop_tick);
+	return horizon_guard(drv, dev, data, idx, est->limit_ns, expected_ns,
+			     net_ns, latency_req, stop_tick);
 }
 
 /**
@@ -880,11 +905,13 @@ VISIBLE_IF_KUNIT int horizon_select(struct cpuidle_driver *drv,
 	if (expected_ns >= TICK_NSEC) {
 		int idx = horizon_finish(drv, dev, data, expected_ns,
 					 latency_req, stop_tick);
+		u64 net_ns = 0;
 
 		if (horizon_nets(dev->cpu) && 2 * expected_ns < sleep_ns)
-			horizon_ask_net(drv, dev, idx, sleep_ns, latency_req,
-					2 * expected_ns);
-		return idx;
+			net_ns = 2 * expected_ns;
+		return horizon_guard(drv, dev, data, idx, sleep_ns,
+				     expected_ns, net_ns, latency_req,
+				     stop_tick);
 	}
 	if (tick_stopped)
 		return horizon_select_stopped(drv, dev, data, &est, expected_ns,
@@ -898,7 +925,7 @@ VISIBLE_IF_KUNIT int horizon_select(struct cpuidle_driver *drv,
 		 * then stopping the tick saves a wakeup and cannot leave the
 		 * CPU in a shallow state longer than a retained tick would.
 		 */
-		if (sleep_ns <= delta_tick_ns + TICK_NSEC &&
+		if (sleep_ns - delta_tick_ns <= TICK_NSEC &&
 		    2 * tick_est.survival >= HORIZON_ONE)
 			return horizon_finish(drv, dev, data, expected_ns,
 					      latency_req, stop_tick);

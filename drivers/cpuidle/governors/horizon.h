@@ -59,6 +59,13 @@
  * latency on top.
  */
 #define HORIZON_EXIT_MARGIN(lat)	((lat) / 2)
+/*
+ * With the tick stopped and no safety net, a state selected for less than
+ * the sleep length is kept only if the next timer comes within this (or
+ * within twice the expected idle duration): the timer then ends the stay
+ * about as soon as two ticks would have.
+ */
+#define HORIZON_SAFE_TIMER_NS	(2 * (s64)TICK_NSEC)
 /* The shortest safety net worth a wakeup. */
 #define HORIZON_NET_MIN_NS	RESIDENCY_THRESHOLD_NS
 /*
@@ -133,6 +140,7 @@ struct horizon_estimate {
 extern bool horizon_safety_net;
 
 struct horizon_cpu *horizon_cpu_data(int cpu);
+bool horizon_nets(int cpu);
 
 int horizon_bin(s64 ns);
 s64 horizon_bin_start_ns(int bin);

@@ -28,8 +28,13 @@
  * @got_tick: Returned as whether the tick ended the last idle period.
  * @queries: Number of sleep length queries.
  * @switches: Returned as the CPU's context switch count.
+ * @nets: Returned as whether safety nets can be had.
+ * @data_calls: Number of requests for per-CPU statistics.
+ * @saved_net: The safety_net parameter when the test started.
  * @drv: Driver with the state table under test.
  * @dev: Device whose states_usage[] carries the disable flags.
+ * @data: The statistics the governor works on, in place of the per-CPU
+ *	ones, which the idle loop may be using.
  */
 struct horizon_test_env {
 	s64 sleep_length_ns;
@@ -39,8 +44,12 @@ struct horizon_test_env {
 	bool got_tick;
 	unsigned int queries;
 	u64 switches;
+	bool nets;
+	unsigned int data_calls;
+	bool saved_net;
 	struct cpuidle_driver drv;
 	struct cpuidle_device dev;
+	struct horizon_cpu data;
 };
 
 static struct horizon_test_env *horizon_test_env(void)
@@ -77,6 +86,19 @@ static u64 horizon_test_switches(unsigned int cpu)
 	return horizon_test_env()->switches;
 }
 
+static bool horizon_test_nets(int cpu)
+{
+	return horizon_test_env()->nets;
+}
+
+static struct horizon_cpu *horizon_test_cpu_data(int cpu)
+{
+	struct horizon_test_env *env = horizon_test_env();
+
+	env->data_calls++;
+	return &env->data;
+}
+
 static void horizon_test_add_state(struct horizon_test_env *env,
 				   s64 exit_latency_ns, s64 residency_ns,
 				   bool polling)
@@ -107,6 +129,8 @@ static int horizon_test_init(struct kunit *test)
 
 	env->delta_tick_ns = TICK_NSEC;
 	env->latency_req_ns = S64_MAX;
+	env->nets = true;
+	env->saved_net = READ_ONCE(horizon_safety_net);
 	test->priv = env;
 
 	kunit_activate_static_stub(test, horizon_sleep_length,
@@ -119,7 +143,9 @@ static int horizon_test_init(struct kunit *test)
 				   horizon_test_got_tick);
 	kunit_activate_static_stub(test, horizon_switches,
 				   horizon_test_switches);
-	/* CPU 0's statistics are used: start from a clean slate. */
+	kunit_activate_static_stub(test, horizon_nets, horizon_test_nets);
+	kunit_activate_static_stub(test, horizon_cpu_data,
+				   horizon_test_cpu_data);
 	horizon_enable_device(&env->drv, &env->dev);
 	return 0;
 }
@@ -156,6 +182,14 @@ struct horizon_select_case {
 	bool want_stop_tick;
 };
 
+/*
+ * The deepest state of the client table that pays off within a tick
+ * period: C10 (1000 us plus half its 300 us exit latency) below HZ=870,
+ * C6 above.
+ */
+#define HORIZON_TEST_DEEPEST_IN_TICK \
+	(TICK_NSEC >= US(1000) + US(300) / 2 ? 4 : 3)
+
 static const struct horizon_select_case horizon_select_cases[] = {
 	{ "sleep length 0 polls", 0, TICK_NSEC, false, S64_MAX, 0, 0, false },
 	{ "1us polls", US(1), TICK_NSEC, false, S64_MAX, 0, 0, false },
@@ -167,7 +201,7 @@ static const struct horizon_select_case horizon_select_cases[] = {
 	{ "KTIME_MAX stops tick", KTIME_MAX, TICK_NSEC, false, S64_MAX, 0, 4,
 	  true },
 	{ "timer before second tick stops", TICK_NSEC, US(30), false, S64_MAX,
-	  0, 4, true },
+	  0, HORIZON_TEST_DEEPEST_IN_TICK, true },
 	{ "timer before the tick keeps it", US(500), US(800), false, S64_MAX,
 	  0, 3, false },
 	{ "tick stopped trusts timer", US(500), US(30), true, S64_MAX, 0, 3,
@@ -342,7 +376,7 @@ static void horizon_test_repeat(struct kunit *test, int n, s64 sleep_ns,
 
 static struct horizon_cpu *horizon_test_data(void)
 {
-	return horizon_cpu_data(0);
+	return &horizon_test_env()->data;
 }
 
 static void horizon_test_periodic_timer(struct kunit *test)
@@ -554,27 +588,105 @@ static void horizon_test_net_not_needed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
 
-/* Select with the safety_net module parameter off. */
-static int horizon_test_select_no_net(struct kunit *test, bool *stop_tick)
-{
-	int idx;
-
-	WRITE_ONCE(horizon_safety_net, false);
-	idx = horizon_test_select(test, stop_tick);
-	WRITE_ONCE(horizon_safety_net, true);
-	return idx;
-}
-
+/*
+ * No safety net to be had (the module parameter off, or a nohz_full CPU):
+ * with the tick stopped, a short prediction keeps the CPU shallow only if
+ * the timer comes soon; otherwise the timer decides.
+ */
 static void horizon_test_net_off(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	bool stop_tick;
+
+	horizon_test_learn_30us(test);
+	env->nets = false;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+
+	/* At the edge of the safe range, the timer is the net. */
+	env->sleep_length_ns = HORIZON_SAFE_TIMER_NS;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+	env->sleep_length_ns = HORIZON_SAFE_TIMER_NS + 1;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+}
+
+/* The parameter and the nohz_full CPUs decide whether nets can be had. */
+static void horizon_test_nets_where(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+	int cpu;
+
+	kunit_deactivate_static_stub(test, horizon_nets);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ_MSG(test, horizon_nets(cpu),
+				    READ_ONCE(horizon_safety_net) &&
+				    !tick_nohz_full_cpu(cpu), "CPU %d", cpu);
+
+	/* On a nohz_full CPU, select() bounds a short prediction itself. */
+	for_each_possible_cpu(cpu) {
+		if (tick_nohz_full_cpu(cpu))
+			break;
+	}
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "no nohz_full CPU (boot with nohz_full=)");
+	horizon_test_learn_30us(test);
+	env->dev.cpu = cpu;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+}
+
+/*
+ * No net for a state that stops the local timer (the net would go through
+ * the broadcast device): the timer decides.  A shallower state that keeps
+ * the timer running gets its net, whatever deeper states do.
+ */
+static void horizon_test_net_timer_stop(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_learn_30us(test);
+	env->drv.states[3].flags |= CPUIDLE_FLAG_TIMER_STOP;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, HORIZON_TEST_NET_NS);
+
+	env->drv.states[2].flags |= CPUIDLE_FLAG_TIMER_STOP;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+
+	/* Within the safe range the timer bounds the stay. */
+	env->sleep_length_ns = HORIZON_SAFE_TIMER_NS;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+}
+
+/*
+ * Every access to per-CPU statistics goes through the stub, so the tests
+ * never touch the statistics of a CPU the idle loop may be using, and no
+ * test changes the safety_net parameter.
+ */
+static void horizon_test_live_untouched(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	unsigned int calls;
+	bool stop_tick;
 	int idx;
 
 	horizon_test_learn_30us(test);
-	idx = horizon_test_select_no_net(test, &stop_tick);
-	KUNIT_EXPECT_EQ(test, idx, 2);
-	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+	calls = env->data_calls;
+	idx = horizon_test_select(test, &stop_tick);
+	horizon_reflect(&env->dev, idx);
+	horizon_enable_device(&env->drv, &env->dev);
+	KUNIT_EXPECT_EQ(test, env->data_calls, calls + 3);
+	KUNIT_EXPECT_EQ(test, horizon_test_data()->total, 0U);
+
+	kunit_deactivate_static_stub(test, horizon_cpu_data);
+	KUNIT_EXPECT_PTR_NE(test, horizon_cpu_data(0), &env->data);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(horizon_safety_net), env->saved_net);
 }
 
 /*
@@ -605,10 +717,11 @@ static void horizon_test_net_long(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 
-	/* Nor with the safety net turned off. */
+	/* Without a net the timer, far beyond the prediction, decides. */
+	env->nets = false;
 	env->sleep_length_ns = 20 * TICK_NSEC;
-	idx = horizon_test_select_no_net(test, &stop_tick);
-	KUNIT_EXPECT_EQ(test, idx, 2);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 3);
+	KUNIT_EXPECT_TRUE(test, stop_tick);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
 
@@ -1020,9 +1133,12 @@ static u32 horizon_test_rand(struct rnd_state *rnd, u32 n)
 	return prandom_u32_state(rnd) % n;
 }
 
-/* A random table: optional POLL, then non-decreasing latency/residency. */
+/*
+ * A random table: optional POLL, then non-decreasing residency, and
+ * non-decreasing latency if @monotonic (drivers do not promise it).
+ */
 static void horizon_test_random_table(struct horizon_test_env *env,
-				      struct rnd_state *rnd)
+				      struct rnd_state *rnd, bool monotonic)
 {
 	int count = 1 + horizon_test_rand(rnd, CPUIDLE_STATE_MAX);
 	s64 lat = 0, res = 0;
@@ -1034,6 +1150,13 @@ static void horizon_test_random_table(struct horizon_test_env *env,
 	if (horizon_test_rand(rnd, 2))
 		horizon_test_add_state(env, 0, 0, true);
 	while (env->drv.state_count < count) {
+		if (!monotonic) {
+			/* Any latency, residencies close together. */
+			lat = US(horizon_test_rand(rnd, 1000));
+			res = max(res + US(horizon_test_rand(rnd, 100)), lat >> 1);
+			horizon_test_add_state(env, lat, res, false);
+			continue;
+		}
 		lat += US(horizon_test_rand(rnd, 200));
 		res = max(res + US(horizon_test_rand(rnd, 400)), lat);
 		/* Now and then a state only worth it beyond a tick or two. */
@@ -1054,7 +1177,7 @@ static void horizon_test_find_state_hint(struct kunit *test)
 
 	prandom_seed_state(&rnd, 0x68696e74ULL);
 	for (round = 0; round < 200; round++) {
-		horizon_test_random_table(env, &rnd);
+		horizon_test_random_table(env, &rnd, round & 1);
 		env->latency_req_ns = horizon_test_rand(&rnd, 4) ?
 				      US(horizon_test_rand(&rnd, 1000)) : S64_MAX;
 		for (k = 0; k < 8; k++) {
@@ -1143,6 +1266,25 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 		KUNIT_EXPECT_FALSE(test, stop_tick);
 
 	/*
+	 * With the tick stopped and no net, a timer beyond the safe range
+	 * leaves no room for a deeper state, unless the timer is within
+	 * twice the prediction: then nothing deeper pays off in half of it.
+	 */
+	if (stop_tick && !env->dev.safety_net_ns &&
+	    sleep_ns > HORIZON_SAFE_TIMER_NS) {
+		for (i = idx + 1; i < drv->state_count; i++) {
+			const struct cpuidle_state *s = &drv->states[i];
+
+			if (env->dev.states_usage[i].disable ||
+			    s->exit_latency_ns > env->latency_req_ns)
+				continue;
+			KUNIT_EXPECT_GT_MSG(test, s->target_residency_ns +
+					    HORIZON_EXIT_MARGIN(s->exit_latency_ns),
+					    sleep_ns >> 1, "state %d of %d", i, idx);
+		}
+	}
+
+	/*
 	 * A safety net only with the tick stopped or being stopped, and
 	 * before the timer: up to a tick for a short prediction, twice the
 	 * expected idle duration, so at least two ticks, for a long one.
@@ -1218,7 +1360,7 @@ static void horizon_test_random_inputs(struct kunit *test)
 
 	prandom_seed_state(&rnd, 0x686f72697a6f6eULL);
 	for (round = 0; round < 200; round++) {
-		horizon_test_random_table(env, &rnd);
+		horizon_test_random_table(env, &rnd, true);
 		for (step = 0; step < 100; step++) {
 			unsigned int queries = env->queries;
 			bool stop_tick;
@@ -1229,6 +1371,7 @@ static void horizon_test_random_inputs(struct kunit *test)
 			env->delta_tick_ns = (s64)horizon_test_rand(&rnd,
 					5 * TICK_NSEC / 4) - TICK_NSEC / 4 + 1;
 			env->tick_stopped = !horizon_test_rand(&rnd, 3);
+			env->nets = horizon_test_rand(&rnd, 4);
 			env->latency_req_ns = horizon_test_rand(&rnd, 4) ?
 				S64_MAX : US(horizon_test_rand(&rnd, 500));
 
@@ -1236,7 +1379,7 @@ static void horizon_test_random_inputs(struct kunit *test)
 			horizon_test_check_choice(test, idx, stop_tick,
 						  env->queries != queries);
 			env->dev.last_residency_ns =
-				horizon_test_random_ns(&rnd) % (2 * TICK_NSEC);
+				horizon_test_rand(&rnd, 2 * TICK_NSEC);
 			env->dev.poll_time_limit = !horizon_test_rand(&rnd, 8);
 			env->got_tick = !horizon_test_rand(&rnd, 4);
 			horizon_reflect(&env->dev, idx);
@@ -1264,6 +1407,9 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_net_armed),
 	KUNIT_CASE(horizon_test_net_not_needed),
 	KUNIT_CASE(horizon_test_net_off),
+	KUNIT_CASE(horizon_test_nets_where),
+	KUNIT_CASE(horizon_test_net_timer_stop),
+	KUNIT_CASE(horizon_test_live_untouched),
 	KUNIT_CASE(horizon_test_net_long),
 	KUNIT_CASE(horizon_test_tick_wakeup_continues),
 	KUNIT_CASE(horizon_test_spell_ends_with_loop),
