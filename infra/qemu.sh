@@ -73,7 +73,7 @@ cp -a "$ks/install" "$root/kselftest/cpuidle"
 ssdt=$("$infra/acpi/gen-ssdt.sh" "$preset" "$smp" "$cache/acpi")
 
 append="console=ttyS0 loglevel=1 panic=-1 cpuidle.governor=$governor"
-append="$append horizon.job=$job"
+append="$append horizon.job=$job net_test.enable=1"
 # The selftests check that no safety net is armed on a nohz_full CPU; the
 # safety-net checks use the last CPU, so this one is the one before it.
 if [ "$job" = test ] && [ "$smp" -ge 3 ]; then

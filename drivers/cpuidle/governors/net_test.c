@@ -8,17 +8,24 @@
  * period.  That wastes energy on purpose: the cpuidle kselftests use it to
  * check what tick-sched does with nets that expire far more often than
  * jiffies advance (no tick's worth of idle time accounted per net).  It is
- * built only into debug kernels and never selected by default.
+ * built only into debug kernels, and registered only when the kernel is
+ * booted with net_test.enable=1: a kernel that merely has it built in does
+ * not offer it in available_governors.
  */
 
 #include <linux/cpuidle.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/tick.h>
 #include <linux/time64.h>
 
 /* Far below the tick period at any HZ, far above the cost of an expiry. */
 #define NET_TEST_NET_NS	(100 * NSEC_PER_USEC)
+
+static bool net_test_enable;
+module_param_named(enable, net_test_enable, bool, 0444);
+MODULE_PARM_DESC(enable, "Register the net_test governor (default: N)");
 
 static int net_test_select(struct cpuidle_driver *drv,
 			   struct cpuidle_device *dev, bool *stop_tick)
@@ -50,6 +57,8 @@ static struct cpuidle_governor net_test_governor = {
 
 static int __init net_test_governor_init(void)
 {
+	if (!net_test_enable)
+		return 0;
 	return cpuidle_register_governor(&net_test_governor);
 }
 
