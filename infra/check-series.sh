@@ -25,10 +25,16 @@
 #           or kernel/, also built with CONFIG_CPU_IDLE off, of each that
 #           adds horizon also with horizon off; and the builds the
 #           maintainers' bots make, of the last step of the last series:
-#           i386 tinyconfig (-Os) with horizon and net_test (no libgcc
-#           division), the KUnit suites of the series as modules (modpost
-#           clean), and ARCH=arm LLVM=1 with horizon
-#   bots    fast, then only the builds of the maintainers' bots
+#           i386 tinyconfig (-Os) with horizon and net_test, the KUnit
+#           suites of the series as modules (modpost clean), ARCH=arm
+#           LLVM=1 with horizon; x86_64 with HZ_PERIODIC and high-res
+#           timers, NO_HZ_IDLE without them, NO_HZ_FULL, without SMP;
+#           i386 and arm LLVM with the KUnit suites built in and as
+#           modules; and randconfigs of the options the series touches
+#           from fixed seeds. Every 32-bit object the series builds is
+#           checked for libgcc division helpers (nm -u).
+#   bots    fast, then only the builds of the maintainers' bots (BOTS=ERE:
+#           only those whose name matches)
 # Prints a KTAP-like line per check and writes "PASSED FAILED" to
 # $cache/results/series.count, the number of skips to series.count.skip.
 set -uo pipefail
@@ -218,8 +224,25 @@ for k in "${!names[@]}"; do
 		withouts+=("$e|${names[$k]}: last step builds without horizon|CPU_IDLE_GOV_HORIZON")
 	fi
 done
+# The builds of the maintainers' bots (at the end of this script), by
+# name; BOTS=ERE keeps those whose name matches.
 bots=("build i386 tinyconfig with horizon" "build KUnit suites as modules"
-      "build arm LLVM with horizon")
+      "build arm LLVM with horizon"
+      "build x86_64 HZ_PERIODIC with HIGH_RES_TIMERS"
+      "build x86_64 NO_HZ_IDLE without HIGH_RES_TIMERS"
+      "build x86_64 NO_HZ_FULL" "build x86_64 without SMP"
+      "build i386 KUnit suites built in, no libgcc division"
+      "build i386 KUnit suites as modules, no libgcc division"
+      "build arm LLVM KUnit suites built in, no libgcc division"
+      "build arm LLVM KUnit suites as modules, no libgcc division")
+randseeds="1 2 3 4 5 6"
+for r in $randseeds; do
+	bots+=("build randconfig seed $r of the series' options")
+done
+if [ -n "${BOTS:-}" ]; then
+	mapfile -t bots < <(printf '%s\n' "${bots[@]}" | grep -E -- "$BOTS")
+	[ ${#bots[@]} -gt 0 ] || die "BOTS=$BOTS matches no build"
+fi
 if [ "$mode" = fast ]; then
 	echo "  # full mode adds: base builds"
 	for l in "${labels[@]}"; do
@@ -356,7 +379,8 @@ fi
 # series, each in a build directory of its own.
 git checkout -q --detach "${steps[$((${#steps[@]} - 1))]}"
 # bot_configure DIR FRAGMENT MAKEARGS...: tinyconfig for MAKEARGS plus
-# FRAGMENT; prints what went wrong and fails if an option did not stick.
+# FRAGMENT; prints what went wrong and fails if an option did not stick
+# (unless strict=0).
 bot_configure() {
 	local dir=$1 frag=$2 o
 	shift 2
@@ -364,6 +388,7 @@ bot_configure() {
 	make -s O="$dir" "$@" tinyconfig >/dev/null &&
 		scripts/kconfig/merge_config.sh -m -O "$dir" "$dir/.config" "$frag" >/dev/null &&
 		make -s O="$dir" "$@" olddefconfig >/dev/null || return 1
+	[ "${strict:-1}" = 1 ] || return 0
 	for o in $(grep -o '^CONFIG_[A-Z0-9_]*=[ym]' "$frag"); do
 		grep -qx "$o" "$dir/.config" || { echo "$o did not stick"; return 1; }
 	done
@@ -389,6 +414,28 @@ bot_build() {
 		head -20; cd "$dir" && eval "$check")"
 }
 
+# wanted NAME: whether the bot build NAME is in the list (BOTS=).
+wanted() {
+	printf '%s\n' "${bots[@]}" | grep -qxF -- "$1"
+}
+# A 64-bit division the compiler does not inline is a libgcc call, which
+# the kernel does not link: nodiv NM OBJ... names any such reference.
+nodiv() {
+	local nm=$1 o
+	shift
+	for o in "$@"; do
+		[ -s "$o" ] || { echo "no object $o"; continue; }
+		$nm -u "$o" | grep -E '__(u|)(div|mod)di3|__aeabi_[lu]*(div|divmod)' |
+			sed "s|^|libgcc division in $o: |"
+	done
+}
+objs_horizon='drivers/cpuidle/governors/horizon.o kernel/time/tick-sched.o'
+objs_kunit='drivers/cpuidle/governors/tests/horizon_kunit.o kernel/time/tick-sched_test.o'
+# The directories the series changes code in: building them compiles every
+# changed C file the configuration selects (the link is left to the
+# builds of vmlinux above and to the steps of full).
+dirs='kernel/time/ kernel/sched/ drivers/cpuidle/'
+
 cat >"$tmp/i386.config" <<'EOF'
 CONFIG_CC_OPTIMIZE_FOR_SIZE=y
 CONFIG_SMP=y
@@ -399,12 +446,10 @@ CONFIG_CPU_IDLE_GOV_HORIZON=y
 CONFIG_DEBUG_KERNEL=y
 CONFIG_CPU_IDLE_GOV_NET_TEST=y
 EOF
-# A 64-bit division the compiler does not inline is a libgcc call, which
-# the kernel does not link: name any such reference in the objects.
-check='nm -u drivers/cpuidle/governors/{horizon,net_test}.o kernel/time/tick-sched.o |
-	grep -E "__(u|)(div|mod)di3" | sed "s/^/libgcc division: /"'
-bot_build "build i386 tinyconfig with horizon" "$cache/check/i386" \
-	"$tmp/i386.config" vmlinux -- ARCH=i386 CC="ccache gcc"
+check='nodiv nm drivers/cpuidle/governors/{horizon,net_test}.o kernel/time/tick-sched.o'
+! wanted "build i386 tinyconfig with horizon" ||
+	bot_build "build i386 tinyconfig with horizon" "$cache/check/i386" \
+		"$tmp/i386.config" vmlinux -- ARCH=i386 CC="ccache gcc"
 
 cat "$infra/config/boot.config" - >"$tmp/kunit-m.config" <<'EOF'
 CONFIG_MODULES=y
@@ -416,8 +461,9 @@ EOF
 # Every KUnit suite of the series, as a module.
 check='for k in kernel/time/tick-sched_test.ko drivers/cpuidle/governors/tests/horizon_kunit.ko; do
 	[ -s "$k" ] || echo "no module $k"; done'
-bot_build "build KUnit suites as modules" "$cache/check/kunit-m" \
-	"$tmp/kunit-m.config" "bzImage modules" -- CC="ccache gcc"
+! wanted "build KUnit suites as modules" ||
+	bot_build "build KUnit suites as modules" "$cache/check/kunit-m" \
+		"$tmp/kunit-m.config" "bzImage modules" -- CC="ccache gcc"
 
 cat >"$tmp/arm.config" <<'EOF'
 CONFIG_MMU=y
@@ -429,8 +475,99 @@ CONFIG_NO_HZ_IDLE=y
 CONFIG_CPU_IDLE=y
 CONFIG_CPU_IDLE_GOV_HORIZON=y
 EOF
-check='llvm-nm -u drivers/cpuidle/governors/horizon.o | grep -E "__aeabi_[lu]*div|__(u|)divdi3" |
-	sed "s/^/libgcc division: /"'
-bot_build "build arm LLVM with horizon" "$cache/check/arm-llvm" \
-	"$tmp/arm.config" vmlinux -- ARCH=arm LLVM=1
+check='nodiv llvm-nm drivers/cpuidle/governors/horizon.o kernel/time/tick-sched.o'
+! wanted "build arm LLVM with horizon" ||
+	bot_build "build arm LLVM with horizon" "$cache/check/arm-llvm" \
+		"$tmp/arm.config" vmlinux -- ARCH=arm LLVM=1
+
+# x86_64 variants of the boot configuration: the tick modes and SMP.
+# variant NAME DROP LINE...: the boot fragment less the options matching
+# the ERE DROP, plus LINE..., in $tmp/NAME.config.
+variant() {
+	local name=$1 drop=$2
+	shift 2
+	{ grep -Ev -- "$drop" "$infra/config/boot.config"; printf '%s\n' "$@"; } \
+		>"$tmp/$name.config"
+}
+nohz='^CONFIG_(NO_HZ_FULL|CPU_IDLE_GOV_NET_TEST)='
+variant periodic "$nohz" CONFIG_HZ_PERIODIC=y CONFIG_HIGH_RES_TIMERS=y \
+	'# CONFIG_NO_HZ_IDLE is not set' '# CONFIG_NO_HZ_FULL is not set'
+variant lowres "$nohz|^CONFIG_HIGH_RES_TIMERS=" CONFIG_NO_HZ_IDLE=y \
+	CONFIG_CPU_IDLE_GOV_NET_TEST=y '# CONFIG_HIGH_RES_TIMERS is not set'
+variant full '^$' CONFIG_NO_HZ_FULL=y
+variant up "$nohz|^CONFIG_(SMP|NR_CPUS|HOTPLUG_CPU)=" '# CONFIG_SMP is not set' \
+	CONFIG_NO_HZ_IDLE=y CONFIG_CPU_IDLE_GOV_NET_TEST=y
+check=
+for v in "periodic|HZ_PERIODIC with HIGH_RES_TIMERS" \
+	 "lowres|NO_HZ_IDLE without HIGH_RES_TIMERS" "full|NO_HZ_FULL" \
+	 "up|without SMP"; do
+	IFS='|' read -r dir what <<<"$v"
+	! wanted "build x86_64 $what" ||
+		bot_build "build x86_64 $what" "$cache/check/x86-$dir" \
+			"$tmp/$dir.config" "$dirs" -- CC="ccache gcc"
+done
+
+# The KUnit suites on 32-bit, built in and as modules, each object free of
+# libgcc division helpers.
+# kunit_frag BASE KIND: BASE plus the KUnit suites of the series, =KIND.
+kunit_frag() {
+	cat "$1"
+	[ "$2" = y ] || echo CONFIG_MODULES=y
+	echo "CONFIG_KUNIT=$2"
+	echo "CONFIG_TICK_SCHED_KUNIT_TEST=$2"
+	echo "CONFIG_CPU_IDLE_GOV_HORIZON_KUNIT_TEST=$2"
+}
+for kind in y m; do
+	what="built in"
+	[ "$kind" = y ] || what="as modules"
+	kunit_frag "$tmp/i386.config" "$kind" >"$tmp/i386-kunit-$kind.config"
+	kunit_frag "$tmp/arm.config" "$kind" >"$tmp/arm-kunit-$kind.config"
+	check="nodiv nm $objs_horizon $objs_kunit"
+	! wanted "build i386 KUnit suites $what, no libgcc division" ||
+		bot_build "build i386 KUnit suites $what, no libgcc division" \
+			"$cache/check/i386-kunit-$kind" "$tmp/i386-kunit-$kind.config" \
+			"$dirs" -- ARCH=i386 CC="ccache gcc"
+	check="nodiv llvm-nm $objs_horizon $objs_kunit"
+	! wanted "build arm LLVM KUnit suites $what, no libgcc division" ||
+		bot_build "build arm LLVM KUnit suites $what, no libgcc division" \
+			"$cache/check/arm-kunit-$kind" "$tmp/arm-kunit-$kind.config" \
+			"$dirs" -- ARCH=arm LLVM=1
+done
+
+# A short randconfig loop over the options the series touches, from fixed
+# seeds so that a failure can be reproduced: the boot fragment less those
+# options, each of them drawn on or off and the tick mode drawn among the
+# three. Options whose dependencies the draw left off are dropped by
+# olddefconfig, so only the options drawn off are checked to stick. The
+# configuration built is kept as $cache/results/randconfig-SEED.config.
+randopts="CPU_IDLE CPU_IDLE_GOV_LADDER CPU_IDLE_GOV_MENU CPU_IDLE_GOV_TEO
+CPU_IDLE_GOV_HORIZON CPU_IDLE_GOV_HORIZON_KUNIT_TEST CPU_IDLE_GOV_NET_TEST
+HIGH_RES_TIMERS SMP KUNIT TICK_SCHED_KUNIT_TEST FTRACE ENABLE_DEFAULT_TRACERS
+DEBUG_KERNEL"
+drawn='^CONFIG_(SMP|NR_CPUS|HOTPLUG_CPU|NO_HZ_FULL|HZ_250|HIGH_RES_TIMERS'
+drawn="$drawn|FTRACE|ENABLE_DEFAULT_TRACERS|EVENT_TRACING|DEBUG_[A-Z_]*"
+drawn="$drawn|PROVE_LOCKING|CPU_IDLE[A-Z_]*|ACPI_PROCESSOR|KUNIT[A-Z_]*)="
+for r in $randseeds; do
+	name="build randconfig seed $r of the series' options"
+	wanted "$name" || continue
+	RANDOM=$r
+	{
+		grep -Ev -- "$drawn" "$infra/config/boot.config"
+		for o in $randopts; do
+			if [ $((RANDOM % 2)) = 1 ]; then
+				echo "CONFIG_$o=y"
+			else
+				echo "# CONFIG_$o is not set"
+			fi
+		done
+		case $((RANDOM % 3)) in
+		0) echo CONFIG_HZ_PERIODIC=y ;;
+		1) echo CONFIG_NO_HZ_IDLE=y ;;
+		*) echo CONFIG_NO_HZ_FULL=y ;;
+		esac
+	} >"$tmp/rand-$r.config"
+	check="cp .config $results/randconfig-$r.config"
+	strict=0 bot_build "$name" "$cache/check/rand" "$tmp/rand-$r.config" \
+		"$dirs" -- CC="ccache gcc"
+done
 finish
