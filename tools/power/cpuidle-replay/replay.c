@@ -624,7 +624,7 @@ static void account(const struct cpuidle_driver *drv, struct cpuidle_device *dev
 
 static bool dump;
 
-/* The shortest net tick-sched applies (TICK_NOHZ_BOUND_MIN_NS). */
+/* The shortest net tick-sched applies (TICK_NOHZ_NET_MIN_NS). */
 #define NET_MIN_NS	(10 * US)
 
 /*

@@ -78,6 +78,14 @@ has_lines() {
 	return $bad
 }
 
+# same_trace FILE WANT: the trace FILE, comments aside, is WANT (printf
+# format); the difference as diagnostics if not.
+same_trace() {
+	# shellcheck disable=SC2059
+	printf "$2" >"$1.want"
+	! grep -v '^#' "$1" | diff -u "$1.want" - | sed 's/^/# /' | grep .
+}
+
 # A table whose arithmetic is easy to follow by hand: active 1000 mW;
 # S1: residency 10 us, 500 mW; S2: residency 100 us, 100 mW. Entry energy
 # (break-even): S1 (1000-500)*10 = 5000 nJ; S2 5000 + (500-100)*100 =
@@ -596,8 +604,8 @@ test_converter() {
 	local bad=0 g
 	python3 "$top/ftrace2trace.py" "$here/host-sample.ftrace" >"$tmp/c.trace" 2>"$tmp/err" ||
 		bad=1
-	printf 'cpu 0\nidle 98 kq8020 i9500 tq10601\nidle 88 t1010\nidle 1 i100\n' >"$tmp/c.want"
-	diff -u "$tmp/c.want" "$tmp/c.trace" | sed 's/^/# /' | grep . && bad=1
+	same_trace "$tmp/c.trace" 'cpu 0\nidle 98 kq8020 i9500 tq10601\nidle 88 t1010\nidle 1 i100\n' ||
+		bad=1
 	grep -q 'CPU 70 left out' "$tmp/err" || { echo "# no warning for CPU 70"; bad=1; }
 	sum='3 idle periods on 1 CPU; 4 wakeups, 25.0% quiet (no task woken)'
 	sum="$sum; idle period median 1010 us, p90 9500 us"
@@ -739,8 +747,8 @@ test_lofo() {
 test_hw_converter() {
 	local bad=0 i t
 	python3 "$top/hw2trace.py" "$here/hw-sample.lttng" >"$tmp/hw.trace" 2>"$tmp/err" || bad=1
-	printf 'cpu 0\nidle 480 iq2000 tq3000 i3500 tq6001\nidle 100 tq2000 i2099\n' >"$tmp/hw.want"
-	grep -v '^#' "$tmp/hw.trace" | diff -u "$tmp/hw.want" - | sed 's/^/# /' | grep . && bad=1
+	same_trace "$tmp/hw.trace" 'cpu 0\nidle 480 iq2000 tq3000 i3500 tq6001\nidle 100 tq2000 i2099\n' ||
+		bad=1
 	grep -q '^hw2trace: hw-sample.lttng: 2 idle periods on 1 CPU .*5 wakeups (t 2, i 3, k 0), 60.0% quiet; timer events recorded; idle periods of 1 CPU rebuilt from 5 interrupts, 1 ends not recorded' \
 		"$tmp/err" || { echo "# stats line: $(cat "$tmp/err")"; bad=1; }
 	"$replay" "$top/tables/intel-client.tbl" "$tmp/hw.trace" >/dev/null || bad=1
@@ -763,8 +771,7 @@ test_hw_converter() {
 		sw 100.053000 5 0
 	} >"$tmp/grid.ftrace"
 	python3 "$top/hw2trace.py" "$tmp/grid.ftrace" >"$tmp/grid.trace" 2>"$tmp/err" || bad=1
-	printf 'cpu 0\nidle 498 i49500 kq52021\nidle 978 k2020\n' >"$tmp/grid.want"
-	grep -v '^#' "$tmp/grid.trace" | diff -u "$tmp/grid.want" - | sed 's/^/# /' | grep . && bad=1
+	same_trace "$tmp/grid.trace" 'cpu 0\nidle 498 i49500 kq52021\nidle 978 k2020\n' || bad=1
 	grep -q 'no timer events; tick grid 4000 us, 13 exits on it' "$tmp/err" ||
 		{ echo "# grid stats: $(cat "$tmp/err")"; bad=1; }
 	{ cat "$here/hw-sample.lttng"; echo "[0000000100] h garbled"; } >"$tmp/bad.lttng"
@@ -783,7 +790,7 @@ test_hw_converter() {
 	fi
 	rm -r "$tmp/hwd/worse"
 	python3 "$top/hw2trace.py" --dir "$tmp/hwd" "$tmp/hwo" 2>/dev/null &&
-		grep -v '^#' "$tmp/hwo/hw-good.trace" | cmp -s "$tmp/hw.want" - ||
+		grep -v '^#' "$tmp/hwo/hw-good.trace" | cmp -s "$tmp/hw.trace.want" - ||
 		{ echo "# --dir: no hw-good.trace, or not the same"; bad=1; }
 	result $bad hw_converter_on_samples
 }
