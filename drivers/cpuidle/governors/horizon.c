@@ -105,7 +105,9 @@
  *    (two tick periods) or within twice the expected idle duration, or if
  *    no deeper state fits before it; otherwise the state is selected for
  *    the sleep length.  So no CPU stays in a state shallower than its next
- *    timer allows for longer than that, with or without nets.
+ *    timer allows for longer than that, with or without nets.  If the
+ *    tick still runs, it is the net: rather than stop it and select for
+ *    the sleep length, keep it and select as in step 4.
  *
  * 4. Otherwise keep the tick, which ends the idle period at the next tick
  *    at the latest, and select the state for the expected idle duration up
@@ -761,6 +763,15 @@ static bool horizon_deeper_fits(struct cpuidle_driver *drv,
 	return false;
 }
 
+/*
+ * Whether the next timer, @sleep_ns away, ends a stay in a state selected
+ * for @expected_ns about as soon as two ticks would have.
+ */
+static bool horizon_timer_bounds(s64 sleep_ns, s64 expected_ns)
+{
+	return sleep_ns <= max_t(s64, HORIZON_SAFE_TIMER_NS, 2 * expected_ns);
+}
+
 /**
  * horizon_guard - Bound a state selected for less than the sleep length.
  * @drv: cpuidle driver of the CPU.
@@ -800,7 +811,7 @@ static int horizon_guard(struct cpuidle_driver *drv,
 		dev->safety_net_ns = net_ns;
 		return idx;
 	}
-	if (sleep_ns <= max_t(s64, HORIZON_SAFE_TIMER_NS, 2 * expected_ns))
+	if (horizon_timer_bounds(sleep_ns, expected_ns))
 		return idx;
 	return horizon_finish(drv, dev, data, sleep_ns, latency_req, stop_tick);
 }
@@ -909,6 +920,19 @@ VISIBLE_IF_KUNIT int horizon_select(struct cpuidle_driver *drv,
 
 		if (horizon_nets(dev->cpu) && 2 * expected_ns < sleep_ns)
 			net_ns = 2 * expected_ns;
+		/*
+		 * No net to be had, and the tick runs: keep it as the net
+		 * (step 4) rather than let horizon_guard() select for the
+		 * sleep length.
+		 */
+		if (!net_ns && !tick_stopped && delta_tick_ns < sleep_ns &&
+		    !horizon_timer_bounds(sleep_ns, expected_ns) &&
+		    horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req)) {
+			*stop_tick = false;
+			expected_ns = horizon_expected_ns(&tick_est, false);
+			return horizon_finish(drv, dev, data, expected_ns,
+					      latency_req, stop_tick);
+		}
 		return horizon_guard(drv, dev, data, idx, sleep_ns,
 				     expected_ns, net_ns, latency_req,
 				     stop_tick);

@@ -188,7 +188,7 @@ struct horizon_select_case {
  * C6 above.
  */
 #define HORIZON_TEST_DEEPEST_IN_TICK \
-	(TICK_NSEC >= US(1000) + US(300) / 2 ? 4 : 3)
+	(US(1000) + US(300) / 2 <= TICK_NSEC ? 4 : 3)
 
 static const struct horizon_select_case horizon_select_cases[] = {
 	{ "sleep length 0 polls", 0, TICK_NSEC, false, S64_MAX, 0, 0, false },
@@ -717,9 +717,15 @@ static void horizon_test_net_long(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 
-	/* Without a net the timer, far beyond the prediction, decides. */
+	/* Without a net, the running tick is kept as the net... */
 	env->nets = false;
 	env->sleep_length_ns = 20 * TICK_NSEC;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+
+	/* ...and once it is stopped, the timer, far beyond, decides. */
+	env->tick_stopped = true;
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 3);
 	KUNIT_EXPECT_TRUE(test, stop_tick);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
