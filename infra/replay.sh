@@ -93,7 +93,8 @@ bench)
 		case $HW_TRACES in /*) hw=$HW_TRACES ;; *) hw=$repo/$HW_TRACES ;; esac
 		[ -d "$hw" ] || die "HW_TRACES: no such directory: $hw"
 		stamp=$( (cat "$tool/hw2trace.py" "$tool/ftrace2trace.py"
-			  find "$hw" -type f -printf '%P %s %T@\n' | sort) | sha256sum | cut -d' ' -f1)
+			  find "$hw" -type f -printf '%P %s %T@\n' | sort) | sha256sum)
+		stamp=${stamp%% *}
 		if [ "$(cat "$cache/hw-traces/.stamp" 2>/dev/null)" != "$stamp" ]; then
 			phase "cpuidle-replay: converting the recordings of real hardware in $hw"
 			rm -rf "$cache/hw-traces"
@@ -101,7 +102,8 @@ bench)
 				die "converting $hw failed; bench/ and README.md are unchanged"
 			echo "$stamp" >"$cache/hw-traces/.stamp"
 		else
-			phase "cpuidle-replay: the recordings of real hardware in $hw, converted before"
+			phase "cpuidle-replay: the recordings of real hardware in $hw," \
+				"converted before"
 		fi
 		args+=(--traces "$cache/hw-traces")
 	fi

@@ -191,8 +191,9 @@ mkfake() {
 		mkdir -p "$c/cpu$cpu/cpufreq"
 		echo schedutil >"$c/cpu$cpu/cpufreq/scaling_governor"
 	done
-	printf '%s\n' "processor	: 0" "model name	: Fake CPU \"9000\" @ 1GHz" \
-		"processor	: 1" "model name	: Fake CPU \"9000\" @ 1GHz" >"$f/proc/cpuinfo"
+	local model="model name	: Fake CPU \"9000\" @ 1GHz"
+	printf '%s\n' "processor	: 0" "$model" "processor	: 1" "$model" \
+		>"$f/proc/cpuinfo"
 	echo "root=/dev/fake cpuidle.governor=teo quiet" >"$f/proc/cmdline"
 	p=$f/sys/class/powercap
 	mkdir -p "$p/intel-rapl:0/intel-rapl:0:0" "$p/intel-rapl-mmio:0"
@@ -582,8 +583,8 @@ test_meta() {
 	has meta_driver "$m" '^  "cpuidle_driver": "acpi_idle",$'
 	has meta_governor "$m" '^  "cpuidle_governor": "teo",$'
 	has meta_cpufreq "$m" '^  "cpufreq_governor": "schedutil",$'
-	has meta_state "$m" \
-		'{"state": "state1", "name": "C1 deep", "latency_us": 3, "residency_us": 9, "disabled": 1}'
+	has meta_state "$m" '{"state": "state1", "name": "C1 deep", '\
+'"latency_us": 3, "residency_us": 9, "disabled": 1}'
 	has meta_state_table "$tmp/o12/state-table.txt" \
 		"^state1 C1 deep: exit latency 3 us, target residency 9 us, disabled$"
 	if command -v python3 >/dev/null 2>&1; then
@@ -603,8 +604,8 @@ test_pkg() {
 	FAKE_TURBOSTAT=1 run_ab "$f" -g menu,ladder -r 2 -n 0 -s 0 -t 0.05 -o "$tmp/o13"
 	check pkg_status "$ab_rc" 0
 	hasnot pkg_no_line "$tmp/out" "^package C-states: not available"
-	check pkg_csv "$(csv "$tmp/o13/rounds.csv" 2 ladder pkg_pc6_pct) $(csv "$tmp/o13/rounds.csv" 1 menu pkg_pc10_pct)" \
-		"40.000000 5.500000"
+	check pkg_csv "$(csv "$tmp/o13/rounds.csv" 2 ladder pkg_pc6_pct) $(
+		csv "$tmp/o13/rounds.csv" 1 menu pkg_pc10_pct)" "40.000000 5.500000"
 	has pkg_table "$tmp/out" "^package C6 %  *40.00 (0.000)  *40.00 (0.000)$"
 	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o13"
 	has pkg_not_available "$tmp/out" \
@@ -621,15 +622,16 @@ test_json_report() {
 	run_ab "$f" -g menu,ladder --json -r 1 -n 0 -s 0 --report -o "$tmp/o14" \
 		-- sh "$tmp/bump.sh" "$f"
 	check json_status "$ab_rc" 0
-	has json_printed "$tmp/out" '^    "miss_pct": {"rounds": 1, "mean": 30.000000, "spread": 0.000000}'
+	has json_printed "$tmp/out" \
+		'^    "miss_pct": {"rounds": 1, "mean": 30.000000, "spread": 0.000000}'
 	r=$tmp/o14/report.txt
 	has report_cmdline "$r" "^cmdline: *root=/dev/fake cpuidle.governor=teo quiet$"
 	check report_sections "$(grep -c '^Summary$\|^Per state$\|^Idle states of CPU 0$' "$r")" 3
 	has report_state_row "$r" "^state1 C1_deep above/s  *[1-9]"
 	has report_cpu_model "$r" '^cpu_model: *Fake CPU "9000" @ 1GHz$'
 	run_ab "$f" -g menu -r 1 -n 0 -s 0 -o "$tmp/o14b" -- echo --json --report
-	check json_report_in_command "$ab_rc $(cat "$tmp/o14b/command.log") $([ -e "$tmp/o14b/report.txt" ] && echo report)" \
-		"0 --json --report "
+	check json_report_in_command "$ab_rc $(cat "$tmp/o14b/command.log") $(
+		[ -e "$tmp/o14b/report.txt" ] && echo report)" "0 --json --report "
 }
 
 # In one shell ($2 names it), its first check numbered $3: every test.
