@@ -918,7 +918,8 @@ VISIBLE_IF_KUNIT int horizon_select(struct cpuidle_driver *drv,
 					 latency_req, stop_tick);
 		u64 net_ns = 0;
 
-		if (horizon_nets(dev->cpu) && 2 * expected_ns < sleep_ns)
+		if (horizon_nets(dev->cpu) && 2 * expected_ns < sleep_ns &&
+		    !(drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP))
 			net_ns = 2 * expected_ns;
 		/*
 		 * No net to be had, and the tick runs: keep it as the net
