@@ -36,6 +36,10 @@ Usage: mutants_auto.py [options]
   --file SUBSTR      only files whose path contains SUBSTR (repeatable)
   --function NAME    only mutants in function NAME (repeatable)
   --jobs N           mutants compiled and run at once (default: CPUs)
+  --ids FILE         only the mutants whose IDs FILE lists (the first word
+                     of each line, or a results .json: its survivors)
+  --extra-test FILE  link KUnit cases of FILE.c into the user-space build
+                     too (try proposed cases against the survivors)
   --min-score PCT    exit 1 if a file run scores below PCT
   -h, --help         this text
 Exits 0 when the run completed (and met --min-score), 1 otherwise, 2 on
@@ -57,6 +61,7 @@ from concurrent.futures import ThreadPoolExecutor
 INFRA = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(INFRA)
 UKUNIT = os.path.join(INFRA, 'ukunit')
+sys.dont_write_bytecode = True
 sys.path.insert(0, UKUNIT)
 from added import added_lines  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -450,7 +455,7 @@ class Ukunit:
     """The user-space KUnit build, made once from the snapshot; each mutant
     recompiles the one file it changes and links with the rest."""
 
-    def __init__(self, work, snapshot):
+    def __init__(self, work, snapshot, extra=None):
         self.work, self.snapshot = work, snapshot
         self.base = os.path.join(work, 'base')
         make = ['make', '-s', '-C', UKUNIT, f'OUTPUT={self.base}',
@@ -462,10 +467,24 @@ class Ukunit:
                      f'without a mutant:\n{out}')
         self.flags = {}
         self.known = {}
+        self.extra = {}
+        self.extra_src = extra
         for hz in HZS:
             st, out = run(make + ['flags', f'HZ={hz}'], 60)
             self.flags[hz] = out.split()
-            st, out = run([os.path.join(self.base, f'ukunit-hz{hz}')], 600)
+            binary = os.path.join(self.base, f'ukunit-hz{hz}')
+            if extra:
+                obj = os.path.join(self.base, f'hz{hz}', 'extra.o')
+                objs = [os.path.join(self.base, f'hz{hz}', n + '.o') for n in
+                        ('horizon', 'horizon_kunit', 'tick-sched_test', 'ukunit')]
+                binary += '-extra'
+                for cmd in (['gcc'] + self.flags[hz] + ['-c', '-o', obj, extra],
+                            ['gcc'] + self.flags[hz] + ['-o', binary, obj] + objs):
+                    st, out = run(cmd, 120)
+                    if st != 0:
+                        sys.exit(f'mutants_auto.py: {extra} does not build:\n{out}')
+                self.extra[hz] = obj
+            st, out = run([binary], 600)
             if not re.search(r'^# ukunit: \d+ passed', out, re.M):
                 sys.exit(f'mutants_auto.py: HZ={hz}: the suites report no '
                          f'result without a mutant:\n{out[-2000:]}')
@@ -499,7 +518,14 @@ class Ukunit:
                 return 'stillborn', (out.strip().splitlines() or ['timeout'])[0][:200]
             objs[name] = obj
             binary = os.path.join(d, f'ukunit-hz{hz}')
-            st, out = run(['gcc'] + flags + ['-o', binary] + list(objs.values()), 120)
+            extra = [self.extra[hz]] if hz in self.extra else []
+            if extra and name == 'tick-sched_test':
+                # The extra cases may use the mutated header too.
+                extra = [os.path.join(d, f'extra-{hz}.o')]
+                st, out = run(['gcc'] + flags + ['-c', '-o', extra[0], self.extra_src], 120)
+                if st != 0:
+                    return 'stillborn', (out.strip().splitlines() or ['timeout'])[0][:200]
+            st, out = run(['gcc'] + flags + ['-o', binary] + extra + list(objs.values()), 120)
             if st != 0:
                 return 'stillborn', (out.strip().splitlines() or ['timeout'])[0][:200]
             cmd = [binary, '-x', '-t', '10']
@@ -573,7 +599,8 @@ def main(argv):
     args = argv[1:]
     opts = {'sample': os.environ.get('MUTANTS_AUTO_SAMPLE') or None,
             'seed': SEED, 'jobs': os.cpu_count() or 1, 'files': [],
-            'functions': [], 'list': False, 'min': None}
+            'functions': [], 'list': False, 'min': None, 'ids': None,
+            'extra': None}
     while args:
         a = args.pop(0)
         try:
@@ -592,6 +619,10 @@ def main(argv):
                 opts['files'].append(args.pop(0))
             elif a == '--function':
                 opts['functions'].append(args.pop(0))
+            elif a == '--ids':
+                opts['ids'] = args.pop(0)
+            elif a == '--extra-test':
+                opts['extra'] = os.path.abspath(args.pop(0))
             elif a == '--min-score':
                 opts['min'] = float(args.pop(0))
             else:
@@ -621,6 +652,20 @@ def main(argv):
             print('mutants_auto.py: no mutant matches', file=sys.stderr)
             return 2
         unrun = sorted({b[0] for m in mutants for b in m.unit.bodies if b[3]})
+        if opts['ids']:
+            try:
+                with open(opts['ids']) as f:
+                    if opts['ids'].endswith('.json'):
+                        wanted = {m['id'] for m in json.load(f) if m['status'] == 'survived'}
+                    else:
+                        wanted = {l.split()[0] for l in f if l.strip() and not l.startswith('#')}
+            except (OSError, ValueError, KeyError) as e:
+                print(f'mutants_auto.py: --ids {opts["ids"]}: {e}', file=sys.stderr)
+                return 2
+            mutants = [m for m in mutants if m.id in wanted]
+            if not mutants:
+                print('mutants_auto.py: --ids names no mutant of the code', file=sys.stderr)
+                return 2
         if sample is not None:
             mutants = random.Random(opts['seed']).sample(
                 sorted(mutants, key=lambda m: m.id), min(sample, len(mutants)))
@@ -641,7 +686,7 @@ def main(argv):
         for m in mutants:
             if m.target[2] != 'ukunit':
                 m.status, m.detail = 'not run', m.target[2]
-        uk = Ukunit(work, snapshot) if todo else None
+        uk = Ukunit(work, snapshot, opts['extra']) if todo else None
         if uk:
             print(f'mutants-auto: baseline built; known failures left out: '
                   + ('; '.join(f'HZ={hz}: {", ".join(v)}' for hz, v in uk.known.items() if v)
@@ -668,9 +713,12 @@ def main(argv):
         print(text)
         results = os.path.join(CACHE, 'results')
         os.makedirs(results, exist_ok=True)
-        with open(os.path.join(results, 'mutants-auto.txt'), 'w') as f:
+        # A partial run does not overwrite the results of a whole one.
+        partial = opts['ids'] or opts['extra'] or opts['files'] or opts['functions']
+        stem = 'mutants-auto' + ('-partial' if partial else '-sample' if sample else '')
+        with open(os.path.join(results, stem + '.txt'), 'w') as f:
             f.write(text + '\n')
-        with open(os.path.join(results, 'mutants-auto.json'), 'w') as f:
+        with open(os.path.join(results, stem + '.json'), 'w') as f:
             json.dump([{'id': m.id, 'file': m.target[0], 'function': m.func,
                         'operator': m.op, 'place': m.place, 'suite': m.target[2],
                         'status': m.status, 'detail': m.detail,
