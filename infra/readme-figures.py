@@ -309,9 +309,34 @@ def fig_headline():
             else:
                 cells.append('%.3f vs %.3f (%s)' % (h, v, g))
         out.append('| %s | %s |' % (s, ' | '.join(cells)))
+    lofo = lofo_leads()
+    if lofo:
+        out += ['', 'horizon\'s lead over the best peer (1 - horizon / best peer), '
+                'and the smallest lead left when any one trace family is left out '
+                '(and the family left out then); a negative lead '
+                'is a loss:', '']
+        models_l = sorted({m for (_, m) in lofo})
+        out.append('| set | ' + ' | '.join('model %s' % m for m in models_l) + ' |')
+        out.append('| --- |' + ' --- |' * len(models_l))
+        for s in ('all', 'held-out', 'recorded', 'hardware'):
+            if not any((s, m) in lofo for m in models_l):
+                continue
+            out.append('| %s | %s |' % (s, ' | '.join(
+                '%s, %s without %s' % lofo[(s, m)] if (s, m) in lofo else ''
+                for m in models_l)))
     if b['targets']:
         out += ['', 'Targets (`make bench`): %s' % b['targets']]
     out += ['', provenance('bench/bench.txt')]
+    return out
+
+
+def lofo_leads():
+    """{(set, model): (lead, smallest lead, family)} from the one table."""
+    text = read('bench/bench.txt')
+    out = {}
+    for m in re.finditer(r'^(\S+) +E/O ([A-Z]) .* (-?[\d.]+%) +(-?[\d.]+%) '
+                         r'\(([^)]+)\)', text, re.M):
+        out[(m[1], m[2])] = (m[3], m[4], m[5])
     return out
 
 
