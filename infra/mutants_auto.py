@@ -203,7 +203,7 @@ class Unit:
                 else:
                     header = ''
                 if code.startswith('#define'):
-                    self.func[i] = '(file scope)'
+                    self.func[i] = '(file-scope)'
                     continue
             if inside:
                 self.func[i] = name
