@@ -49,6 +49,12 @@ phase "infra: tests"
 "$infra/tests/run_tests.sh" "$results/infra.count"
 count infra "$results/infra.count" $?
 
+# The same KUnit suites in user space at HZ=250 and HZ=1000 (seconds); the
+# QEMU run below is the one that builds them as the kernel does.
+phase "KUnit in user space (HZ 250 and 1000)"
+"$infra/ukunit/check.sh" "$cache/ukunit" "$results/ukunit.count"
+count ukunit "$results/ukunit.count" $?
+
 "$infra/kunit.sh"
 count kunit "$results/kunit.count" $?
 

@@ -154,7 +154,8 @@ test_qemu_removes_stale() {
 # something else fails rather than builds.
 test_help() {
 	local f o bad=""
-	for f in "$infra"/*.sh "$repo"/tools/power/cpuidle-replay/*.sh \
+	for f in "$infra"/*.sh "$infra"/*.py "$infra"/ukunit/*.sh "$infra"/ukunit/*.py \
+		 "$repo"/tools/power/cpuidle-replay/*.sh \
 		 "$repo"/tools/power/cpuidle-replay/*.py \
 		 "$repo"/tools/power/cpuidle-ab/cpuidle-ab.sh; do
 		[ "${f##*/}" != common.sh ] || continue

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build and run the user-space KUnit suites (horizon, horizon_safety_net,
-# tick-sched-bound) at HZ=250 and HZ=1000, every case in its own process.
+# tick-sched-net) at HZ=250 and HZ=1000, every case in its own process.
 # KTAP in OUTPUT/ukunit-hzN.ktap; prints the failures and one count line
 # per HZ, then "ukunit: P passed, F failed". Exits non-zero if a case
 # failed or skipped, or a build failed.
