@@ -115,16 +115,19 @@ exec 9>&1
 
 # with_progress WHAT DIR CMD...: run CMD; every 30 s while it runs, print
 # to the script's output the time elapsed and the objects built in DIR so
-# far (no silent minutes in a long build). Returns CMD's status.
+# far, of the total a complete build of DIR had last time (no silent
+# minutes in a long build). Returns CMD's status.
 with_progress() {
-	local what=$1 dir=$2 start ticker rc=0 mark
+	local what=$1 dir=$2 start ticker rc=0 mark total
 	shift 2
 	start=$(date +%s)
 	mark=$(mktemp)
+	total=$(cat "$dir/.horizon-objects" 2>/dev/null || true)
 	(
 		while sleep 30; do
-			phase "$what: $(find "$dir" -name '*.o' -newer "$mark" 2>/dev/null |
-				wc -l) objects built in $(($(date +%s) - start)) s" >&9
+			n=$(find "$dir" -name '*.o' -newer "$mark" 2>/dev/null | wc -l)
+			phase "$what: $n${total:+ of $total} objects built" \
+				"in $(($(date +%s) - start)) s" >&9
 		done
 	) &
 	ticker=$!
@@ -132,6 +135,9 @@ with_progress() {
 	kill "$ticker" 2>/dev/null
 	wait "$ticker" 2>/dev/null
 	rm -f "$mark"
+	# The total for next time: every object of the complete build.
+	[ "$rc" != 0 ] || [ ! -d "$dir" ] ||
+		find "$dir" -name '*.o' 2>/dev/null | wc -l >"$dir/.horizon-objects"
 	return "$rc"
 }
 

@@ -175,8 +175,14 @@ def run_matrix(bindir, traces, base, peers):
     rows = []
     sets = {name: trace_set(tr) for name, tr in traces.items()}
     tables = sorted(glob.glob(os.path.join(HERE, 'tables', '*.tbl')))
+    total, done = len(HZS) * len(tables) * len(traces), 0
     for hz in HZS:
         for tb in tables:
+            # Progress on stderr, one line per table: the matrix takes minutes.
+            print('bench: HZ %d, %s: runs %d-%d of %d' % (
+                hz, os.path.basename(tb), done + 1, done + len(traces), total),
+                file=sys.stderr, flush=True)
+            done += len(traces)
             for name in sorted(traces):
                 tr = traces[name]
                 oracle = None
