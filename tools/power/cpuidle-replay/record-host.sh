@@ -39,7 +39,7 @@ die() {
 }
 
 usage() {
-	sed -n '/^#   record-host.sh/,/^#   -r/p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '/^#   record-host.sh/,/^# SECONDS if still running/p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 # -h and --help: the usage on stdout; a bad option: on stderr, status 2.
