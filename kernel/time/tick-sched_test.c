@@ -34,6 +34,7 @@ static const struct tick_net_case tick_net_cases[] = {
 	{ "no net", 5000000, 1000000, 0, 5000000 },
 	{ "net before the timer", 5000000, 1000000, 20000, 1020000 },
 	{ "net at the timer", 5000000, 1000000, 4000000, 5000000 },
+	{ "net a little beyond the timer", 5000000, 1000000, 4500000, 5000000 },
 	{ "net beyond the timer", 5000000, 1000000, 9000000, 5000000 },
 	{ "timer already due", 1000000, 1000500, 20000, 1000000 },
 	{ "no timer", KTIME_MAX, 1000000, 20000, 1020000 },
@@ -90,6 +91,25 @@ static void tick_net_floor_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, tick_nohz_idle_net_ns(cpu, 20000),
 				    full ? 0ULL : 20000ULL, "CPU %d", cpu);
 	}
+}
+
+/*
+ * The floor is 10 us: a net below it is raised to it, one above it is
+ * kept.  On the first CPU that is not a nohz_full one (there is always
+ * one, for housekeeping).
+ */
+static void tick_net_floor_value_test(struct kunit *test)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (!tick_nohz_full_cpu(cpu))
+			break;
+	}
+	KUNIT_ASSERT_LT(test, cpu, nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, tick_nohz_idle_net_ns(cpu, 1), 10000ULL);
+	KUNIT_EXPECT_EQ(test, tick_nohz_idle_net_ns(cpu, 9999), 10000ULL);
+	KUNIT_EXPECT_EQ(test, tick_nohz_idle_net_ns(cpu, 10001), 10001ULL);
 }
 
 /* Every CPU keeps the net, unless it is a nohz_full CPU. */
@@ -207,6 +227,7 @@ static void tick_net_rearm_test(struct kunit *test)
 static struct kunit_case tick_net_test_cases[] = {
 	KUNIT_CASE_PARAM(tick_net_expires_test, tick_net_gen_params),
 	KUNIT_CASE(tick_net_floor_test),
+	KUNIT_CASE(tick_net_floor_value_test),
 	KUNIT_CASE(tick_net_nohz_full_test),
 	KUNIT_CASE_PARAM(tick_net_keep_test, tick_keep_gen_params),
 	KUNIT_CASE_PARAM(tick_net_rearm_test, tick_rearm_gen_params),

@@ -379,6 +379,35 @@ static struct horizon_cpu *horizon_test_data(void)
 	return &horizon_test_env()->data;
 }
 
+/*
+ * Set the statistics of bin @bin by hand: @intercepts and @timer_ends
+ * weights, the intercepts' mean @mean_ns.  The total stays their sum.
+ */
+static void horizon_test_set_bin(struct horizon_cpu *data, int bin,
+				 u16 intercepts, u16 timer_ends, u32 mean_ns)
+{
+	data->total += intercepts + timer_ends;
+	data->total -= data->intercepts[bin] + data->timer_ends[bin];
+	data->intercepts[bin] = intercepts;
+	data->timer_ends[bin] = timer_ends;
+	data->intercept_mean[bin] = mean_ns;
+}
+
+/*
+ * End the idle period in state @idx by the polling time limit, after
+ * @measured_ns.
+ */
+static void horizon_test_poll_ends(struct kunit *test, int idx,
+				   s64 measured_ns)
+{
+	struct horizon_test_env *env = test->priv;
+
+	env->dev.last_residency_ns = measured_ns;
+	env->dev.poll_time_limit = true;
+	env->got_tick = false;
+	horizon_reflect(&env->dev, idx);
+}
+
 static void horizon_test_periodic_timer(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
@@ -1016,6 +1045,9 @@ static void horizon_test_enable_resets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->dev.last_state_idx, -1);
 	KUNIT_EXPECT_EQ(test, data->total, 0U);
 	KUNIT_EXPECT_FALSE(test, data->needs_update);
+	/* Nothing queried yet: no base for the next sleep length. */
+	KUNIT_EXPECT_EQ(test, data->sleep_length_ns, KTIME_MAX);
+	KUNIT_EXPECT_EQ(test, data->queried_ns, KTIME_MAX);
 	env->sleep_length_ns = US(5000);
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
 }
@@ -1131,6 +1163,791 @@ static void horizon_test_unqueried_long_is_timer_end(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, data->timer_ends[bin], HORIZON_WEIGHT);
 	/* The short ones are still intercepts. */
 	KUNIT_EXPECT_GT(test, data->intercepts[horizon_bin(1000)], 0U);
+}
+
+/**
+ * struct horizon_bin_case - One duration and its bin.
+ * @name: Description of the case.
+ * @ns: Duration in nanoseconds.
+ * @want: Expected bin.
+ */
+struct horizon_bin_case {
+	const char *name;
+	s64 ns;
+	int want;
+};
+
+static const struct horizon_bin_case horizon_bin_cases[] = {
+	{ "negative", -5, 0 },
+	{ "zero", 0, 0 },
+	{ "below one unit", 1023, 0 },
+	{ "one unit", 1024, 0 },
+	{ "just below two units", 2047, 0 },
+	{ "two units", 2048, 1 },
+	{ "2^14 units less 1 ns", (1LL << 24) - 1, 13 },
+	{ "2^14 units", 1LL << 24, 14 },
+	{ "2^15 units less 1 ns", (1LL << 25) - 1, 14 },
+	{ "2^15 units: the last bin", 1LL << 25, 15 },
+	{ "2^16 units", 1LL << 26, 15 },
+	{ "one second", NSEC_PER_SEC, 15 },
+	{ "2^42 ns, beyond 32 bits of units", 1LL << 42, 15 },
+	{ "S64_MAX", S64_MAX, 15 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_bin, horizon_bin_cases, name);
+
+static void horizon_test_bin_edges(struct kunit *test)
+{
+	const struct horizon_bin_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, horizon_bin(c->ns), c->want);
+}
+
+/* Bin b starts at 2^b units (bin 0 at 0) and ends where bin b + 1 starts. */
+static void horizon_test_bin_start(struct kunit *test)
+{
+	int b;
+
+	KUNIT_EXPECT_EQ(test, horizon_bin_start_ns(0), 0LL);
+	for (b = 1; b <= HORIZON_BINS; b++) {
+		KUNIT_EXPECT_EQ_MSG(test, horizon_bin_start_ns(b),
+				    1LL << (b + HORIZON_UNIT_SHIFT), "bin %d", b);
+		if (b == HORIZON_BINS)
+			break;
+		KUNIT_EXPECT_EQ(test, horizon_bin(horizon_bin_start_ns(b)), b);
+		KUNIT_EXPECT_EQ(test, horizon_bin(horizon_bin_start_ns(b) - 1),
+				b - 1);
+	}
+}
+
+/**
+ * struct horizon_come_case - One case of horizon_to_come() in bin 5.
+ * @name: Description of the case.
+ * @mean_ns: Mean of the bin's intercepts.
+ * @spent_ns: Time spent idle in the spell.
+ * @want_ns: Expected mean time from now of the intercepts to come.
+ * @want_weight: Expected weight of those, out of 1024.
+ */
+struct horizon_come_case {
+	const char *name;
+	u32 mean_ns;
+	s64 spent_ns;
+	s64 want_ns;
+	u32 want_weight;
+};
+
+/*
+ * Bin 5 starts at 32768 ns; a mean of 40000 ns spreads the intercepts
+ * over 3 * 7232 = 21696 ns from the start, to 54464 ns.  What is left of
+ * that span over the span, squared, is the weight to come; a third of
+ * it their mean from now.
+ */
+static const struct horizon_come_case horizon_come_cases[] = {
+	{ "nothing spent: the mean", 40000, 0, 40000, 1024 },
+	{ "before the mean: the rest of it", 40000, 30000, 10000, 1024 },
+	/* 14464 ns left: 1024 * 14464 / 21696 = 682, then 454. */
+	{ "at the mean: the tail", 40000, 40000, 14464 / 3, 454 },
+	/* 4464 ns left: 210, then 43. */
+	{ "past the mean", 40000, 50000, 4464 / 3, 43 },
+	{ "at the end of the spread", 40000, 54464, 0, 0 },
+	{ "beyond the spread", 40000, 60000, 0, 0 },
+	/* A mean 1 ns into the bin spreads over 3 ns; 1 ns left: 341, 113. */
+	{ "1 ns left of a 3 ns spread", 32769, 32770, 0, 113 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_come, horizon_come_cases, name);
+
+static void horizon_test_to_come(struct kunit *test)
+{
+	const struct horizon_come_case *c = test->param_value;
+	struct horizon_cpu *data = horizon_test_data();
+	u32 weight = 1024;
+
+	horizon_test_set_bin(data, 5, weight, 0, c->mean_ns);
+	KUNIT_EXPECT_EQ(test, horizon_to_come(data, 5, c->spent_ns, &weight),
+			c->want_ns);
+	KUNIT_EXPECT_EQ(test, weight, c->want_weight);
+}
+
+/*
+ * All weight in bin 5, mean 40000 ns: the spell ends there for sure.  The
+ * 5/8 point is interpolated over 2 * (40000 - 32768) ns from the bin's
+ * start: 32768 + 14464 * (1 - 5/8) = 38192 ns.
+ */
+static void horizon_test_estimate_one_bin(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 5, 1024, 0, 40000);
+	horizon_estimate(data, 0, US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.sum, HORIZON_ONE * 40000);
+	KUNIT_EXPECT_EQ(test, est.survival, 0ULL);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, horizon_bin_start_ns(6));
+	KUNIT_EXPECT_EQ(test, est.limit_ns, US(10000));
+	KUNIT_EXPECT_EQ(test, est.majority_ns, 38192LL);
+	KUNIT_EXPECT_EQ(test, horizon_expected_ns(&est, true), 38192LL);
+}
+
+/*
+ * Survival reaches exactly 5/8 at the end of bin 5 (3/8 of the weight):
+ * the 5/8 point is not there but in the next bin holding intercepts, bin
+ * 7 (1/5 of the rest at risk: survival 5/8 -> 1/2), at its start.
+ */
+static void horizon_test_estimate_majority_edge(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 5, 384, 0, 40000);
+	horizon_test_set_bin(data, 7, 128, 0, 140000);
+	horizon_test_set_bin(data, 12, 0, 512, 0);
+	horizon_estimate(data, 0, US(100000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.survival, HORIZON_ONE / 2);
+	KUNIT_EXPECT_EQ(test, est.majority_ns, horizon_bin_start_ns(7));
+
+	/* Bin 5 alone: survival stops at 5/8, no 5/8 point before the limit. */
+	horizon_test_set_bin(data, 7, 0, 128, 0);
+	horizon_estimate(data, 0, US(100000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.survival, HORIZON_ONE * 5 / 8);
+	KUNIT_EXPECT_EQ(test, est.majority_ns, S64_MAX);
+}
+
+/*
+ * A limit at the very start of a bin, or at its intercepts' mean: they
+ * lie beyond it, add nothing, and what was seen ends at the limit.
+ */
+static void horizon_test_estimate_limit_at_bin_start(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	s64 start_ns = horizon_bin_start_ns(5);
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 5, 1024, 0, 40000);
+	horizon_estimate(data, 0, start_ns, &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.sum, 0ULL);
+	KUNIT_EXPECT_EQ(test, est.survival, HORIZON_ONE);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, start_ns);
+	horizon_estimate(data, 0, start_ns + 1, &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.survival, HORIZON_ONE);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, start_ns + 1);
+	horizon_estimate(data, 0, 40000, &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.survival, HORIZON_ONE);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, 40000LL);
+	/* Timer ends only, from the limit on: seen up to the limit only. */
+	horizon_test_set_bin(data, 5, 0, 1024, 0);
+	horizon_estimate(data, 0, start_ns, &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, start_ns);
+	/* An overdue limit is 0. */
+	horizon_estimate(data, 0, -1000, &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.limit_ns, 0LL);
+}
+
+/*
+ * Exactly HORIZON_MIN_SEEN at risk is an observation, not a residue; one
+ * less is a residue, and the estimate that of nothing learned.
+ */
+static void horizon_test_estimate_min_seen(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 5, HORIZON_MIN_SEEN, 0, 40000);
+	horizon_estimate(data, 0, US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.survival, 0ULL);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, horizon_bin_start_ns(6));
+
+	horizon_test_set_bin(data, 5, HORIZON_MIN_SEEN - 1, 0, 40000);
+	horizon_estimate(data, 0, US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.survival, HORIZON_ONE);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, US(10000));
+}
+
+/*
+ * The walk goes on while HORIZON_MIN_SEEN or more is at risk, and stops
+ * below: with HORIZON_MIN_SEEN left after bin 5 it reaches bin 8; with
+ * less, it ends at bin 5, not at the limit.
+ */
+static void horizon_test_estimate_walk_end(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 5, 1024 - HORIZON_MIN_SEEN, 0, 40000);
+	horizon_test_set_bin(data, 8, HORIZON_MIN_SEEN, 0, 300000);
+	horizon_estimate(data, 0, US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.survival, 0ULL);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, horizon_bin_start_ns(9));
+
+	horizon_test_set_bin(data, 5, 1024 - 100, 0, 40000);
+	horizon_test_set_bin(data, 8, 100, 0, 300000);
+	horizon_estimate(data, 0, US(200), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, horizon_bin_start_ns(6));
+}
+
+/* Bins of residues only, at risk together: nothing seen, no end. */
+static void horizon_test_estimate_residues(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 5, 100, 0, 40000);
+	horizon_test_set_bin(data, 6, 100, 0, 80000);
+	memset(&est, 0x5a, sizeof(est));
+	horizon_estimate(data, 0, US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, 0LL);
+	KUNIT_EXPECT_EQ(test, est.survival, HORIZON_ONE);
+}
+
+/*
+ * A bin holding intercepts and timer ends: the timer ends stay at risk
+ * (censored), so the bin's intercepts end a third of the spells, and the
+ * next bin's all the rest.
+ */
+static void horizon_test_estimate_censored(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 5, 512, 512, 40000);
+	horizon_test_set_bin(data, 8, 512, 0, 300000);
+	horizon_estimate(data, 0, US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.sum, HORIZON_ONE / 3 * 40000 +
+			(HORIZON_ONE - HORIZON_ONE / 3) * 300000);
+	KUNIT_EXPECT_EQ(test, est.survival, 0ULL);
+}
+
+/*
+ * From within a spell, bins are measured from now, not from its start,
+ * and those behind the spell are no longer at risk.
+ */
+static void horizon_test_estimate_spent(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	s64 start_ns = horizon_bin_start_ns(6);
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, 6, 1024, 0, 80000);
+	horizon_test_set_bin(data, 2, 1024, 0, 5000);
+	horizon_test_set_bin(data, 0, 0, 256, 0);
+	horizon_estimate(data, 40000, US(10000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.sum, HORIZON_ONE * 40000);
+	KUNIT_EXPECT_EQ(test, est.seen_ns, horizon_bin_start_ns(7) - 40000);
+	KUNIT_EXPECT_EQ(test, est.majority_ns,
+			start_ns - 40000 + 2 * (80000 - start_ns) * 3 / 8);
+}
+
+/*
+ * The estimate up to a cut inside the walk holds nothing of what lies
+ * beyond the cut; a cut beyond the end of the walk sees what was seen.
+ */
+static void horizon_test_estimate_cut_inside(struct kunit *test)
+{
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est, at_cut;
+
+	horizon_test_set_bin(data, 5, 1024, 0, 40000);
+	horizon_estimate(data, 0, US(10000), &est, 35000, &at_cut);
+	KUNIT_EXPECT_EQ(test, at_cut.limit_ns, 35000LL);
+	KUNIT_EXPECT_EQ(test, at_cut.seen_ns, 35000LL);
+	KUNIT_EXPECT_EQ(test, at_cut.survival, HORIZON_ONE);
+	/* A cut at the intercepts' mean: they lie beyond it. */
+	horizon_estimate(data, 0, US(10000), &est, 40000, &at_cut);
+	KUNIT_EXPECT_EQ(test, at_cut.survival, HORIZON_ONE);
+	KUNIT_EXPECT_EQ(test, at_cut.sum, 0ULL);
+	/* Beyond the end of the walk, at the end of bin 5. */
+	horizon_estimate(data, 0, US(10000), &est, US(1000), &at_cut);
+	KUNIT_EXPECT_EQ(test, at_cut.limit_ns, US(1000));
+	KUNIT_EXPECT_EQ(test, at_cut.seen_ns, horizon_bin_start_ns(6));
+}
+
+/**
+ * struct horizon_majority_case - Where the 5/8 point rounds.
+ * @name: Description of the case.
+ * @bin: Bin holding the intercepts.
+ * @intercepts: Their weight.
+ * @mean_ns: Their mean.
+ * @timer_ends: Weight of timer ends in bin 12, beyond the limit.
+ * @spent_ns: Time spent idle in the spell.
+ * @want_ns: Expected 5/8 point, from now.
+ */
+struct horizon_majority_case {
+	const char *name;
+	int bin;
+	u16 intercepts;
+	u32 mean_ns;
+	u16 timer_ends;
+	s64 spent_ns;
+	s64 want_ns;
+};
+
+static const struct horizon_majority_case horizon_majority_cases[] = {
+	/* From now on, 10001 ns ahead: 2 * 10001 * 3/8 = 7500.75. */
+	{ "interpolated from now", 5, 1024, 50001, 0, 40000, 7500 },
+	/* ONE * 625/1024 = 40000 at 32768 ns exactly. */
+	{ "at the bin's start: no span", 5, 625, 32768, 399, 0, 32768 },
+	/* The mean 500 ns ahead: 2 * 500 * 3/8. */
+	{ "within bin 0", 0, 1024, 1500, 0, 1000, 375 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_majority, horizon_majority_cases, name);
+
+static void horizon_test_estimate_majority(struct kunit *test)
+{
+	const struct horizon_majority_case *c = test->param_value;
+	struct horizon_cpu *data = horizon_test_data();
+	struct horizon_estimate est;
+
+	horizon_test_set_bin(data, c->bin, c->intercepts, 0, c->mean_ns);
+	horizon_test_set_bin(data, 12, 0, c->timer_ends, 0);
+	horizon_estimate(data, c->spent_ns, US(100000), &est, 0, NULL);
+	KUNIT_EXPECT_EQ(test, est.majority_ns, c->want_ns);
+}
+
+/* Nothing within the PM QoS limit: the shallowest enabled state. */
+static void horizon_test_find_state_none_within_qos(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+
+	horizon_test_add_state(env, US(1), US(2), false);
+	horizon_test_add_state(env, US(10), US(20), false);
+	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(100),
+						 0), 0);
+}
+
+/*
+ * Step 2 skips the query when exactly 15/16 of the weight are short
+ * intercepts (bins 0-2 end before 15 us, bin 3 does not), not below.
+ */
+static void horizon_test_mostly_short_edge(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	unsigned int queries;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	env->sleep_length_ns = US(10000);
+	horizon_test_set_bin(data, 0, 960, 0, 500);
+	horizon_test_set_bin(data, 3, 64, 0, 10000);
+	queries = env->queries;
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, env->queries, queries);
+
+	horizon_test_set_bin(data, 0, 959, 0, 500);
+	horizon_test_set_bin(data, 3, 65, 0, 10000);
+	queries = env->queries;
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, env->queries, queries + 1);
+}
+
+/* Step 2 needs a polling state 0: without one the query is made. */
+static void horizon_test_short_needs_poll(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_add_state(env, US(1), US(2), false);
+	horizon_test_add_state(env, US(10), US(20), false);
+	env->sleep_length_ns = US(10000);
+	horizon_test_set_bin(horizon_test_data(), 0, 1024, 0, 500);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, env->queries, 1U);
+}
+
+/* Step 2 keeps the tick also when it selects a state that does not poll. */
+static void horizon_test_short_keeps_tick(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_set_bin(horizon_test_data(), 2, 1024, 0, 6000);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 1);
+	KUNIT_EXPECT_EQ(test, env->queries, 0U);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+/*
+ * Step 2 expects intercepts that came at once (0 ns into the spell) at
+ * once: it polls rather than enter a state worth 1 ns.
+ */
+static void horizon_test_short_at_once(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_add_state(env, 0, 0, true);
+	horizon_test_add_state(env, 0, 1, false);
+	horizon_test_set_bin(horizon_test_data(), 0, 1024, 0, 0);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+	KUNIT_EXPECT_EQ(test, env->queries, 0U);
+}
+
+/*
+ * A sleep length queried before a step 2 selection is no base for one
+ * queried after it and a polling-limit wakeup, even if equal.
+ */
+static void horizon_test_step2_forgets_query(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	unsigned int queries;
+	bool stop_tick;
+	int idx;
+
+	horizon_test_client_table(env);
+	horizon_test_idle(test, US(10000), 1000, false, &stop_tick);
+	KUNIT_ASSERT_EQ(test, env->queries, 1U);
+	horizon_test_set_bin(data, 0, 1024, 0, 1000);
+	idx = horizon_test_select(test, &stop_tick);
+	KUNIT_ASSERT_EQ(test, env->queries, 1U);
+	horizon_test_poll_ends(test, idx, US(20));
+	horizon_test_select(test, &stop_tick);
+	KUNIT_ASSERT_EQ(test, env->queries, 2U);
+	KUNIT_EXPECT_EQ(test, data->sleep_length_ns, env->sleep_length_ns);
+}
+
+/* Ended exactly HORIZON_TIMER_SLACK_NS before the sleep length: a timer end. */
+static void horizon_test_timer_slack_edge(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	s64 measured_ns = US(1000) - HORIZON_TIMER_SLACK_NS;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_idle(test, US(1000), measured_ns, false, &stop_tick);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->timer_ends[horizon_bin(measured_ns)],
+			HORIZON_WEIGHT);
+	KUNIT_EXPECT_EQ(test, data->intercepts[horizon_bin(measured_ns)], 0);
+}
+
+/*
+ * Unqueried (step 2), a period that ends at the start of the bin of
+ * RESIDENCY_THRESHOLD_NS is learned as a timer end.
+ */
+static void horizon_test_unqueried_threshold_bin(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	int bin = horizon_bin(RESIDENCY_THRESHOLD_NS);
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_set_bin(data, 0, 1024, 0, 500);
+	horizon_test_idle(test, US(10000), horizon_bin_start_ns(bin), false,
+			  &stop_tick);
+	KUNIT_ASSERT_EQ(test, env->queries, 0U);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, data->timer_ends[bin], HORIZON_WEIGHT);
+}
+
+/*
+ * The sleep length is taken as stale (less the time polled) only after
+ * polling-limit wakeups: after a tick wakeup, and after a spell has ended,
+ * the same sleep length is the sleep length.
+ */
+static void horizon_test_stale_only_after_polling(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	/* A tick wakeup 500 us in: carried over, nothing polled. */
+	horizon_test_idle(test, US(10000), US(500), true, &stop_tick);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_ASSERT_EQ(test, data->spell_ns, US(500));
+	KUNIT_EXPECT_EQ(test, data->sleep_length_ns, US(10000));
+
+	/* A polling-limit wakeup, then an intercept ends the spell. */
+	horizon_test_poll_ends(test, 0, US(200));
+	horizon_test_idle(test, US(10000), US(300), false, &stop_tick);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_ASSERT_EQ(test, data->spell_ns, 0LL);
+	KUNIT_EXPECT_EQ(test, data->sleep_length_ns, US(10000));
+}
+
+/* Selecting twice after one idle period learns it once. */
+static void horizon_test_learn_once(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_idle(test, US(10000), US(300), false, &stop_tick);
+	horizon_test_select(test, &stop_tick);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, horizon_test_data()->total, (u32)HORIZON_WEIGHT);
+}
+
+/*
+ * The context switch count is taken anew at each selection: a tick
+ * wakeup with no task run since the last selection carries the spell
+ * over, whatever the count was before.
+ */
+static void horizon_test_switches_rebased(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	env->switches = 2;
+	horizon_test_idle(test, US(10000), US(300), false, &stop_tick);
+	horizon_test_idle(test, US(10000), US(500), true, &stop_tick);
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, horizon_test_data()->spell_ns, US(500));
+}
+
+/**
+ * struct horizon_repoll_case - A timer at or after a polling-limit wakeup.
+ * @name: Description of the case.
+ * @sleep_length_ns: Sleep length after the wakeup.
+ * @want_idx: Expected state.
+ */
+struct horizon_repoll_case {
+	const char *name;
+	s64 sleep_length_ns;
+	int want_idx;
+};
+
+/*
+ * 25 us polled: C1E fits the time spent idle.  A timer due now is overdue
+ * and left out; one 1 ns away bounds the state.
+ */
+static const struct horizon_repoll_case horizon_repoll_cases[] = {
+	{ "timer due now: C1E", 0, 2 },
+	{ "timer 1 ns away: POLL", 1, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_repoll, horizon_repoll_cases, name);
+
+static void horizon_test_repoll_timer_edge(struct kunit *test)
+{
+	const struct horizon_repoll_case *c = test->param_value;
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	env->sleep_length_ns = US(5000);
+	horizon_test_select(test, &stop_tick);
+	horizon_test_poll_ends(test, 0, US(25));
+	/* The sleep length changed: none of it is taken as stale. */
+	env->sleep_length_ns = c->sleep_length_ns;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), c->want_idx);
+}
+
+/*
+ * An overdue tick leaves no time at all: with the tick kept, a state
+ * worth 1 ns does not fit before it.
+ */
+static void horizon_test_overdue_tick_no_time(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_add_state(env, 0, 0, true);
+	horizon_test_add_state(env, 0, 1, false);
+	horizon_test_repeat(test, 20, US(10000), US(50));
+	env->delta_tick_ns = 0;
+	env->sleep_length_ns = KTIME_MAX;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+/*
+ * After a polling-limit wakeup the next tick, like the timer, is nearer
+ * by the time polled: 25 us polled, the tick 300 us and the timer 340 us
+ * from the base, so 275 us and 315 us from now.  The timer comes after
+ * the tick and before the second one, and nothing learned says the spell
+ * ends before the tick: the tick is stopped.
+ */
+static void horizon_test_stale_tick(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	env->sleep_length_ns = US(340);
+	env->delta_tick_ns = US(300);
+	horizon_test_select(test, &stop_tick);
+	horizon_test_poll_ends(test, 0, US(25));
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 3);
+	KUNIT_EXPECT_EQ(test, horizon_test_data()->sleep_length_ns, US(315));
+	KUNIT_EXPECT_TRUE(test, stop_tick);
+}
+
+/* A deeper state at exactly the PM QoS limit justifies a net. */
+static void horizon_test_net_qos_edge(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_learn_30us(test);
+	/* C6's exit latency is 100 us: the limit allows it, not C10. */
+	env->latency_req_ns = US(100);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, HORIZON_TEST_NET_NS);
+	env->latency_req_ns = US(100) - 1;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+}
+
+/**
+ * struct horizon_tick_case - Step 3 against step 4 on the client table.
+ * @name: Description of the case.
+ * @intercepts: Weight of intercepts at 30 us (bin 4).
+ * @timer_ends: Weight of timer ends at about 10 ms (bin 13).
+ * @sleep_length_ns: Time until the next timer event.
+ * @delta_tick_ns: Time until the next tick.
+ * @want_stop_tick: Expected tick decision.
+ */
+struct horizon_tick_case {
+	const char *name;
+	u16 intercepts;
+	u16 timer_ends;
+	s64 sleep_length_ns;
+	s64 delta_tick_ns;
+	bool want_stop_tick;
+};
+
+static const struct horizon_tick_case horizon_tick_cases[] = {
+	{ "expected idle of a tick stops it", 0, 0, TICK_NSEC, 2 * TICK_NSEC,
+	  true },
+	{ "timer with the tick keeps it", 0, 0, US(500), US(500), false },
+	/* Half the spells outlast the next tick, the timer ends the rest. */
+	{ "timer a tick after the tick, half outlast", 512, 512,
+	  US(400) + TICK_NSEC, US(400), true },
+	{ "timer beyond that keeps it", 512, 512, US(400) + TICK_NSEC + 1,
+	  US(400), false },
+	{ "timer half a tick after, half outlast", 512, 512,
+	  US(400) + TICK_NSEC / 2, US(400), true },
+	{ "timer half a tick after, 3/8 outlast", 640, 384,
+	  US(400) + TICK_NSEC / 2, US(400), false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(horizon_tick, horizon_tick_cases, name);
+
+static void horizon_test_tick_edges(struct kunit *test)
+{
+	const struct horizon_tick_case *c = test->param_value;
+	struct horizon_test_env *env = test->priv;
+	struct horizon_cpu *data = horizon_test_data();
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_set_bin(data, 4, c->intercepts, 0, US(30));
+	horizon_test_set_bin(data, 13, 0, c->timer_ends, 0);
+	env->sleep_length_ns = c->sleep_length_ns;
+	env->delta_tick_ns = c->delta_tick_ns;
+	horizon_test_select(test, &stop_tick);
+	KUNIT_EXPECT_EQ(test, stop_tick, c->want_stop_tick);
+}
+
+/*
+ * POLL, C1, C6 and a state worth two ticks; all intercepts at 1.5 ticks,
+ * so that 5/8 of the spells end by about 1.39 ticks: the expected idle
+ * duration E is the same up to any sleep length beyond their bin.
+ */
+static void horizon_test_long_table(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	s64 mean_ns = 3 * TICK_NSEC / 2;
+
+	horizon_test_add_state(env, 0, 0, true);
+	horizon_test_add_state(env, US(1), US(2), false);
+	horizon_test_add_state(env, US(100), US(200), false);
+	horizon_test_add_state(env, US(300), 2 * TICK_NSEC, false);
+	horizon_test_set_bin(horizon_test_data(), horizon_bin(mean_ns), 1024,
+			     0, mean_ns);
+}
+
+/*
+ * Without a net, with the tick stopped, the state selected for E is
+ * kept if the timer comes within 2 * E, and the state for the sleep
+ * length is taken beyond.
+ */
+static void horizon_test_guard_twice_expected(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_long_table(test);
+	env->tick_stopped = true;
+	env->nets = false;
+	env->sleep_length_ns = 5 * TICK_NSEC / 2;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	env->sleep_length_ns = 3 * TICK_NSEC;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 3);
+}
+
+/* A net after a long prediction only if the timer comes after 2 * E. */
+static void horizon_test_long_net_edge(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	struct horizon_estimate est;
+	bool stop_tick;
+	s64 e;
+
+	horizon_test_long_table(test);
+	env->tick_stopped = true;
+	horizon_estimate(horizon_test_data(), 0, 10 * TICK_NSEC, &est, 0, NULL);
+	e = horizon_expected_ns(&est, true);
+	KUNIT_ASSERT_GE(test, e, (s64)TICK_NSEC);
+	env->sleep_length_ns = 2 * e;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+	env->sleep_length_ns = 2 * e + 1;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, (u64)(2 * e));
+	env->sleep_length_ns = 5 * e / 2;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, (u64)(2 * e));
+}
+
+/*
+ * A long prediction, no net to be had, the tick running: the tick is
+ * kept and the state selected for the time up to it (C6), not for the
+ * prediction, which a state worth 1.2 ticks would fit.
+ */
+static void horizon_test_long_no_net_keeps_tick(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	s64 mean_ns = 3 * TICK_NSEC / 2;
+	bool stop_tick;
+
+	horizon_test_add_state(env, 0, 0, true);
+	horizon_test_add_state(env, US(1), US(2), false);
+	horizon_test_add_state(env, US(100), US(200), false);
+	horizon_test_add_state(env, 0, 6 * TICK_NSEC / 5, false);
+	horizon_test_add_state(env, US(300), 4 * TICK_NSEC, false);
+	horizon_test_set_bin(horizon_test_data(), horizon_bin(mean_ns), 1024,
+			     0, mean_ns);
+	env->nets = false;
+	env->sleep_length_ns = 10 * TICK_NSEC;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+}
+
+/*
+ * With the tick stopped and a net, the state is selected for the expected
+ * idle duration up to the net: 30% of the spells end at 30 us, the rest
+ * outlast what was seen, the timer is 0.8 ticks away.  Up to the timer
+ * that is deep, up to the net C1E.
+ */
+static void horizon_test_stopped_selects_for_net(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+	bool stop_tick;
+
+	horizon_test_client_table(env);
+	horizon_test_set_bin(horizon_test_data(), 4, 307, 717, US(30));
+	env->tick_stopped = true;
+	env->sleep_length_ns = 4 * TICK_NSEC / 5;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 2);
+	KUNIT_EXPECT_NE(test, env->dev.safety_net_ns, 0);
 }
 
 /* Draw a value in [0, n). */
@@ -1434,6 +2251,41 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_overdue_tick),
 	KUNIT_CASE(horizon_test_stale_base),
 	KUNIT_CASE(horizon_test_unqueried_long_is_timer_end),
+	KUNIT_CASE_PARAM(horizon_test_bin_edges, horizon_bin_gen_params),
+	KUNIT_CASE(horizon_test_bin_start),
+	KUNIT_CASE_PARAM(horizon_test_to_come, horizon_come_gen_params),
+	KUNIT_CASE(horizon_test_estimate_one_bin),
+	KUNIT_CASE(horizon_test_estimate_majority_edge),
+	KUNIT_CASE(horizon_test_estimate_limit_at_bin_start),
+	KUNIT_CASE(horizon_test_estimate_min_seen),
+	KUNIT_CASE(horizon_test_estimate_walk_end),
+	KUNIT_CASE(horizon_test_estimate_residues),
+	KUNIT_CASE(horizon_test_estimate_censored),
+	KUNIT_CASE(horizon_test_estimate_spent),
+	KUNIT_CASE(horizon_test_estimate_cut_inside),
+	KUNIT_CASE_PARAM(horizon_test_estimate_majority,
+			 horizon_majority_gen_params),
+	KUNIT_CASE(horizon_test_find_state_none_within_qos),
+	KUNIT_CASE(horizon_test_mostly_short_edge),
+	KUNIT_CASE(horizon_test_short_needs_poll),
+	KUNIT_CASE(horizon_test_short_keeps_tick),
+	KUNIT_CASE(horizon_test_short_at_once),
+	KUNIT_CASE(horizon_test_step2_forgets_query),
+	KUNIT_CASE(horizon_test_timer_slack_edge),
+	KUNIT_CASE(horizon_test_unqueried_threshold_bin),
+	KUNIT_CASE(horizon_test_stale_only_after_polling),
+	KUNIT_CASE(horizon_test_learn_once),
+	KUNIT_CASE(horizon_test_switches_rebased),
+	KUNIT_CASE_PARAM(horizon_test_repoll_timer_edge,
+			 horizon_repoll_gen_params),
+	KUNIT_CASE(horizon_test_overdue_tick_no_time),
+	KUNIT_CASE(horizon_test_stale_tick),
+	KUNIT_CASE(horizon_test_net_qos_edge),
+	KUNIT_CASE_PARAM(horizon_test_tick_edges, horizon_tick_gen_params),
+	KUNIT_CASE(horizon_test_guard_twice_expected),
+	KUNIT_CASE(horizon_test_long_net_edge),
+	KUNIT_CASE(horizon_test_long_no_net_keeps_tick),
+	KUNIT_CASE(horizon_test_stopped_selects_for_net),
 	KUNIT_CASE(horizon_test_enable_resets),
 	KUNIT_CASE(horizon_test_decay_lanes),
 	KUNIT_CASE(horizon_test_find_state_hint),
@@ -1462,6 +2314,7 @@ struct horizon_net_case {
 
 static const struct horizon_net_case horizon_net_size_cases[] = {
 	{ "nothing seen ahead: no net", 0, US(10000), 0 },
+	{ "1 ns seen: the minimum", 1, US(10000), HORIZON_NET_MIN_NS },
 	{ "little seen: the minimum", US(1), US(10000), HORIZON_NET_MIN_NS },
 	{ "twice what was seen", US(100), US(10000), US(200) },
 	{ "never beyond the tick", 10 * TICK_NSEC, KTIME_MAX, TICK_NSEC },
