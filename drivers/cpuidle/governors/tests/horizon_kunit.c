@@ -835,7 +835,16 @@ static void horizon_test_residue_no_minimal_net(struct kunit *test)
 	idx = horizon_test_select(test, &stop_tick);
 	KUNIT_EXPECT_EQ(test, data->spell_ns, US(200));
 	KUNIT_EXPECT_EQ(test, idx, 3);
-	KUNIT_EXPECT_NE(test, env->dev.safety_net_ns, (u64)HORIZON_NET_MIN_NS);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+
+	/*
+	 * A distant timer: the residue ahead is no observation, so no net
+	 * (a residue taken for one would ask for the minimal net) and the
+	 * deepest state.
+	 */
+	env->sleep_length_ns = US(10000);
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 4);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
 }
 
 /*
