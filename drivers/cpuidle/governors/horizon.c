@@ -646,11 +646,16 @@ VISIBLE_IF_KUNIT u64 horizon_net_ns(s64 seen_ns, s64 sleep_ns)
 }
 EXPORT_SYMBOL_IF_KUNIT(horizon_net_ns);
 
+/* The idle duration beyond which a visit to state @s pays off. */
+static s64 horizon_cost_ns(const struct cpuidle_state *s)
+{
+	return s->target_residency_ns + HORIZON_EXIT_MARGIN(s->exit_latency_ns);
+}
+
 /* Whether an idle period of @duration_ns pays for a visit to state @s. */
 static bool horizon_fits(const struct cpuidle_state *s, s64 duration_ns)
 {
-	return s->target_residency_ns + HORIZON_EXIT_MARGIN(s->exit_latency_ns) <=
-	       duration_ns;
+	return horizon_cost_ns(s) <= duration_ns;
 }
 
 /**
@@ -662,9 +667,13 @@ static bool horizon_fits(const struct cpuidle_state *s, s64 duration_ns)
  *
  * States are ordered by increasing depth and target residency (as teo
  * assumes too), so the scan stops at the first enabled state within
- * @latency_req that does not pay off in @duration_ns.  It always starts at
- * state 0: with exit latencies that do not grow with the index, where the
- * scan stops depends on where it starts.
+ * @latency_req that does not pay off in @duration_ns.  Where the cost of a
+ * visit (target residency plus exit margin) never decreases with the index
+ * (struct horizon_cpu.ordered), the scan starts at the state entered last,
+ * if it is enabled and within @latency_req: up from it if it fits, down
+ * from it otherwise, as the state sought is usually close to it.
+ * Otherwise it starts at state 0, as where it stops would depend on where
+ * it starts.
  *
  * Return: the index of the deepest enabled state within @latency_req that
  * pays off in @duration_ns (see horizon_fits()); failing that, the
@@ -675,10 +684,31 @@ VISIBLE_IF_KUNIT int horizon_find_state(struct cpuidle_driver *drv,
 					struct cpuidle_device *dev, s64 duration_ns,
 					s64 latency_req)
 {
+	int hint = horizon_cpu_data(dev->cpu)->ordered ? dev->last_state_idx : -1;
 	int idx = -1;
-	int i;
+	int i = 0;
 
-	for (i = 0; i < drv->state_count; i++) {
+	if (hint > 0 && hint < drv->state_count &&
+	    !dev->states_usage[hint].disable &&
+	    drv->states[hint].exit_latency_ns <= latency_req) {
+		if (horizon_fits(&drv->states[hint], duration_ns)) {
+			i = hint;
+		} else {
+			/* Nothing from @hint on fits: look below it. */
+			for (i = hint - 1; i >= 0; i--) {
+				if (dev->states_usage[i].disable ||
+				    drv->states[i].exit_latency_ns > latency_req)
+					continue;
+				if (horizon_fits(&drv->states[i], duration_ns))
+					return i;
+				hint = i;
+			}
+			/* The first usable state, even if it does not fit. */
+			return hint;
+		}
+	}
+
+	for (; i < drv->state_count; i++) {
 		if (dev->states_usage[i].disable ||
 		    drv->states[i].exit_latency_ns > latency_req)
 			continue;
@@ -991,7 +1021,8 @@ EXPORT_SYMBOL_IF_KUNIT(horizon_reflect);
  *
  * Called when the governor is switched to and whenever the cpuidle core
  * enables a CPU's device (on CPU hotplug with some drivers, not all), so
- * that nothing learned before is trusted.
+ * that nothing learned before is trusted.  Also notes whether the driver's
+ * states are ordered by the cost of a visit (see horizon_find_state()).
  *
  * Return: 0.
  */
@@ -1000,9 +1031,17 @@ VISIBLE_IF_KUNIT int horizon_enable_device(struct cpuidle_driver *drv,
 {
 	struct horizon_cpu *data = horizon_cpu_data(dev->cpu);
 
+	int i;
+
 	memset(data, 0, sizeof(*data));
 	data->sleep_length_ns = KTIME_MAX;
 	data->queried_ns = KTIME_MAX;
+	data->ordered = true;
+	for (i = 1; i < drv->state_count; i++) {
+		if (horizon_cost_ns(&drv->states[i]) <
+		    horizon_cost_ns(&drv->states[i - 1]))
+			data->ordered = false;
+	}
 	dev->last_state_idx = -1;
 	return 0;
 }

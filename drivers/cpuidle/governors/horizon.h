@@ -95,6 +95,9 @@
  * @poll_limit: Whether the polling time limit ended the last idle period.
  * @needs_update: Whether the last idle period has not been learned yet.
  * @switches: The idle task's context switch count at the last selection.
+ * @ordered: Whether the target residency plus exit margin of the driver's
+ *	states never decreases with the index, so that horizon_find_state()
+ *	may start its scan at the state entered last.
  */
 struct horizon_cpu {
 	union {
@@ -114,6 +117,7 @@ struct horizon_cpu {
 	bool tick_wakeup;
 	bool poll_limit;
 	bool needs_update;
+	bool ordered;
 	u64 switches;
 };
 
