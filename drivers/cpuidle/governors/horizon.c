@@ -833,15 +833,17 @@ static int horizon_guard(struct cpuidle_driver *drv,
 			 s64 sleep_ns, s64 expected_ns, u64 net_ns,
 			 s64 latency_req, bool *stop_tick)
 {
-	if (!*stop_tick ||
-	    !horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req))
+	if (!*stop_tick)
 		return idx;
 
 	if (net_ns && !(drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP)) {
-		dev->safety_net_ns = net_ns;
+		if (horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req))
+			dev->safety_net_ns = net_ns;
 		return idx;
 	}
-	if (horizon_timer_bounds(sleep_ns, expected_ns))
+	/* The cheap test first: this runs on most selections. */
+	if (horizon_timer_bounds(sleep_ns, expected_ns) ||
+	    !horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req))
 		return idx;
 	return horizon_finish(drv, dev, data, sleep_ns, latency_req, stop_tick);
 }
