@@ -1602,7 +1602,6 @@ static void horizon_test_step2_forgets_query(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
 	struct horizon_cpu *data = horizon_test_data();
-	unsigned int queries;
 	bool stop_tick;
 	int idx;
 
