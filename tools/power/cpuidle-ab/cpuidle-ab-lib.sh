@@ -577,6 +577,7 @@ ab_param_path() {
 # words) that differs from its value; fails if one cannot be.
 ab_put_params() {
 	_rc=0
+	# shellcheck disable=SC2154 # set by cpuidle-ab.sh
 	for _pv in $ab_params; do
 		[ "$(cat "${_pv%=*}" 2>/dev/null)" = "${_pv##*=}" ] && continue
 		echo "${_pv##*=}" 2>/dev/null >"${_pv%=*}" || _rc=1
@@ -674,19 +675,27 @@ ab_json_num() {
 ab_summary_json() {
 	printf '{\n"meta": '
 	cat "$2"
-	printf ',\n"governors": {'
-	awk -F, 'NR > 1 {
+	printf ',\n"governors": '
+	ab_govs_json "$1" ""
+	printf '\n}\n'
+}
+
+# ab_govs_json SUMMARY_CSV PAD: {GOVERNOR: {METRIC: {"rounds": N, "mean":
+# X, "spread": S}}}, its lines after the first indented by PAD.
+ab_govs_json() {
+	printf '{'
+	awk -F, -v pad="$2" 'NR > 1 {
 		if ($1 != g) {
-			printf "%s\n  \"%s\": {", (g == "" ? "" : "\n  },"), $1
+			printf "%s\n%s  \"%s\": {", (g == "" ? "" : "\n" pad "  },"), pad, $1
 			g = $1
 			sep = ""
 		}
-		printf "%s\n    \"%s\": {\"rounds\": %d, \"mean\": %s, \"spread\": %s}",
-			sep, $2, $3, $4, $5
+		printf "%s\n%s    \"%s\": {\"rounds\": %d, \"mean\": %s, \"spread\": %s}",
+			sep, pad, $2, $3, $4, $5
 		sep = ","
 	}
-	END { if (g != "") printf "\n  }" }' "$1"
-	printf '\n}\n}\n'
+	END { if (g != "") printf "\n%s  }", pad }' "$1"
+	printf '\n%s}' "$2"
 }
 
 # ab_state_table: CPU 0's states, one line each: "stateN NAME: exit
@@ -709,11 +718,7 @@ ab_report_file() {
 	{
 		echo "cpuidle-ab report"
 		echo
-		sed -n 's/^  "\([a-z_]*\)": "\(.*\)",\{0,1\}$/\1: \2/p' "$_dir/meta.json" |
-			sed 's/\\\(["\\]\)/\1/g' | awk '{
-				k = $1; sub(/^[^ ]* /, "")
-				printf "%-18s %s\n", k, $0
-			}'
+		ab_meta_lines "$_dir/meta.json"
 		echo
 		echo "Idle states of CPU 0"
 		echo
@@ -731,4 +736,359 @@ ab_report_file() {
 			echo "plot: cpuidle-ab.png"
 		fi
 	} >"$_dir/report.txt"
+}
+
+# The ready set of workloads of the suite, in the order run; blockio only
+# where a file or device is given.
+AB_SUITE="idle pingpong-50us pingpong-500us pingpong-3ms timer-73hz timer-151hz \
+timer-401hz burst blockio"
+
+# ab_us_of TIME MAX: the microseconds of TIME ("Nus" or "Nms", N digits),
+# if they are at most MAX; fails otherwise.
+ab_us_of() {
+	_v=${1%[um]s}
+	case "$_v" in
+	"" | *[!0-9]*) return 1 ;;
+	esac
+	[ ${#_v} -le 8 ] || return 1
+	_v=$(echo "${1%[um]s}" | sed 's/^0*\(.\)/\1/')
+	case "$1" in
+	*ms) _v=$((_v * 1000)) ;;
+	*us) ;;
+	*) return 1 ;;
+	esac
+	[ "$_v" -le "$2" ] && echo "$_v"
+}
+
+# ab_workload_kind WORKLOAD: what runs it: "idle", "cmd", "load" (a
+# cpuidle_load mode) or "blockio"; fails, printing nothing, for a name
+# that is none of them:
+#   idle, cmd, mix, burst
+#   pingpong-Nus, pingpong-Nms   ping-pong between two CPUs, N apart
+#   timer-Nhz                    periodic timer wakeups, N per second
+#   blockio, blockio-Nus, -Nms   direct 4 KiB reads and synced writes of
+#                                a file or device, N apart (1 ms)
+ab_workload_kind() {
+	case "$1" in
+	idle | cmd) echo "$1" ;;
+	mix | burst) echo load ;;
+	pingpong-*)
+		_us=$(ab_us_of "${1#pingpong-}" 10000000) && [ "$_us" -ge 1 ] &&
+			echo load ;;
+	timer-*hz)
+		_hz=${1#timer-}
+		_hz=${_hz%hz}
+		case "$_hz" in
+		"" | 0* | *[!0-9]*) return 1 ;;
+		esac
+		[ ${#_hz} -le 6 ] && [ "$_hz" -le 100000 ] && echo load ;;
+	blockio) echo blockio ;;
+	blockio-*) ab_us_of "${1#blockio-}" 10000000 >/dev/null && echo blockio ;;
+	*) return 1 ;;
+	esac
+}
+
+# ab_load_args WORKLOAD MSECS: the arguments of cpuidle_load that run the
+# "load" WORKLOAD for MSECS milliseconds; a timer's period is the nearest
+# whole microsecond.
+ab_load_args() {
+	case "$1" in
+	mix | burst) echo "$1 $2" ;;
+	pingpong-*) echo "pingpong $2 $(ab_us_of "${1#pingpong-}" 10000000)" ;;
+	timer-*hz)
+		_hz=${1#timer-}
+		_hz=${_hz%hz}
+		echo "timer $(((2000000 + _hz) / (2 * _hz))) $2" ;;
+	*) return 1 ;;
+	esac
+}
+
+# ab_blockio_think_us WORKLOAD: the microseconds between two I/O pairs of
+# a blockio WORKLOAD.
+ab_blockio_think_us() {
+	case "$1" in
+	blockio) echo 1000 ;;
+	*) ab_us_of "${1#blockio-}" 10000000 ;;
+	esac
+}
+
+# ab_dev_names DEV SYSDIR: the kernel names of block device DEV and of its
+# partitions (the subdirectories of SYSDIR, its /sys/dev/block entry,
+# that have a "partition" file), one line each.
+ab_dev_names() {
+	_r=$(readlink -f "$1" 2>/dev/null)
+	echo "${_r##*/}"
+	_r=$(readlink -f "$2" 2>/dev/null)
+	[ -z "$_r" ] || echo "${_r##*/}"
+	for _p in "$2"/*/partition; do
+		[ -e "$_p" ] || continue
+		_p=${_p%/partition}
+		echo "${_p##*/}"
+	done
+}
+
+# ab_blockdev_busy DEV: why block device DEV must not be written to, or
+# nothing: it or one of its partitions is mounted (by device number or by
+# name in /proc/self/mountinfo), is a swap area, or is held by another
+# device (device mapper, md, a loop device on it).
+ab_blockdev_busy() {
+	_mm=$(stat -L -c '%t %T' "$1" 2>/dev/null)
+	[ -n "$_mm" ] || { echo "cannot stat it"; return; }
+	_mm=$(printf '%d:%d' "0x${_mm% *}" "0x${_mm#* }")
+	_sysd=${SYSROOT:-}/sys/dev/block/$_mm
+	_mms=" $_mm "
+	for _p in "$_sysd"/*/partition; do
+		[ ! -r "${_p%/partition}/dev" ] ||
+			_mms="$_mms$(cat "${_p%/partition}/dev") "
+	done
+	_names=" $(ab_dev_names "$1" "$_sysd" | sort -u | tr '\n' ' ')"
+	_mi=${SYSROOT:-}/proc/self/mountinfo
+	if [ ! -r "$_mi" ]; then
+		echo "cannot read $_mi to tell whether it is mounted"
+		return
+	fi
+	while read -r _l; do
+		set -f
+		# shellcheck disable=SC2086
+		set -- $_l
+		set +f
+		_dev=$3 _at=$5
+		while [ $# -gt 0 ] && [ "$1" != - ]; do
+			shift
+		done
+		_src=${3:-}
+		case "$_src" in
+		/dev/*) _src=$(readlink -f "$_src" 2>/dev/null || echo "$_src") ;;
+		esac
+		case "$_mms" in
+		*" $_dev "*) echo "mounted on $_at (device $_dev)"; return ;;
+		esac
+		case "$_names" in
+		*" ${_src##*/} "*)
+			[ "${_src#/dev/}" = "$_src" ] ||
+				{ echo "mounted on $_at ($_src)"; return; } ;;
+		esac
+	done <"$_mi"
+	while read -r _s _rest; do
+		[ "${_s#/dev/}" != "$_s" ] || continue
+		_s=$(readlink -f "$_s" 2>/dev/null || echo "$_s")
+		case "$_names" in
+		*" ${_s##*/} "*) echo "a swap area ($_s)"; return ;;
+		esac
+	done <"${SYSROOT:-}/proc/swaps" 2>/dev/null
+	for _h in "$_sysd"/holders/* "$_sysd"/*/holders/*; do
+		[ ! -e "$_h" ] || { echo "held by ${_h##*/}"; return; }
+	done
+}
+
+# ab_which PROGRAM: the first PROGRAM on PATH, by its path (so that a
+# shell that prefers its own applets, as busybox sh may, runs that one),
+# or PROGRAM itself.
+ab_which() {
+	_ifs=$IFS
+	IFS=:
+	for _d in $PATH; do
+		if [ -n "$_d" ] && [ -f "$_d/$1" ] && [ -x "$_d/$1" ]; then
+			IFS=$_ifs
+			echo "$_d/$1"
+			return
+		fi
+	done
+	IFS=$_ifs
+	echo "$1"
+}
+
+# ab_blockio PATH BLOCKS THINK_US STOP COUNT: until the file STOP exists,
+# read a 4 KiB block at a pseudo-random place among the first BLOCKS of
+# PATH with direct I/O, write it back in place, direct and synced (the
+# contents stay as they were), and wait THINK_US; then write the number
+# of I/Os made to COUNT. Fails at the first I/O that fails. dd is
+# $AB_DD, the one on PATH by default.
+ab_blockio() {
+	_k=1 _n=0 _rc=0 _dd=${AB_DD:-$(ab_which dd)}
+	_think=$(awk -v u="$3" 'BEGIN { printf "%.6f", u / 1e6 }')
+	while [ ! -e "$4" ]; do
+		_k=$(((_k * 1103515245 + 12345) % 2147483648))
+		_b=$((_k % $2))
+		if ! "$_dd" if="$1" of="$4.blk" bs=4096 count=1 skip="$_b" iflag=direct \
+			2>"$4.err" ||
+		   ! "$_dd" if="$4.blk" of="$1" bs=4096 count=1 seek="$_b" oflag=direct \
+			conv=notrunc,fsync 2>"$4.err"; then
+			echo "blockio: block $_b of $1: $(tail -n 1 "$4.err")"
+			_rc=1
+			break
+		fi
+		_n=$((_n + 2))
+		[ "$3" = 0 ] || sleep "$_think"
+	done
+	echo "$_n" >"$5"
+	return $_rc
+}
+
+# ab_meta_lines META_JSON: the string fields of META_JSON (as ab_meta
+# writes it), "KEY VALUE" in two columns.
+ab_meta_lines() {
+	sed -n 's/^  "\([a-z_]*\)": "\(.*\)",\{0,1\}$/\1: \2/p' "$1" |
+		sed 's/\\\(["\\]\)/\1/g' | awk '{
+			k = $1; sub(/^[^ ]* /, "")
+			printf "%-18s %s\n", k, $0
+		}'
+}
+
+# The suite's figures: awk that reads DIR/WORKLOAD/summary.csv of every
+# workload of wls into mean[WORKLOAD, GOVERNOR, METRIC] and sd[...], and
+# finds the governor of fewest idle misses.
+AB_SUITE_AWK='
+function ab_suite_read(dir, wls,   i, f, l, p) {
+	nw = split(wls, w, " ")
+	for (i = 1; i <= nw; i++) {
+		f = dir "/" w[i] "/summary.csv"
+		while ((getline l < f) > 0) {
+			split(l, p, ",")
+			if (p[1] == "governor")
+				continue
+			mean[w[i], p[1], p[2]] = p[4]
+			sd[w[i], p[1], p[2]] = p[5]
+		}
+		close(f)
+	}
+}
+# The governor of the lowest mean idle-miss ratio of workload wl (the
+# first given of those tied), "" if none has one; within is set to 1 if
+# the next lowest mean is within the larger of their spreads.
+function ab_fewest(wl,   i, best, next1, s) {
+	best = ""; next1 = ""; within = 0
+	for (i = 1; i <= ng; i++) {
+		if (!((wl, g[i], "miss_pct") in mean))
+			continue
+		if (best == "" || mean[wl, g[i], "miss_pct"] < mean[wl, best, "miss_pct"]) {
+			next1 = best
+			best = g[i]
+		} else if (next1 == "" ||
+			   mean[wl, g[i], "miss_pct"] < mean[wl, next1, "miss_pct"]) {
+			next1 = g[i]
+		}
+	}
+	if (next1 != "") {
+		s = sd[wl, best, "miss_pct"]
+		if (sd[wl, next1, "miss_pct"] > s)
+			s = sd[wl, next1, "miss_pct"]
+		within = mean[wl, next1, "miss_pct"] - mean[wl, best, "miss_pct"] <= s
+	}
+	return best
+}
+'
+
+# ab_suite_table DIR ROUNDS WORKLOADS GOVERNOR...: the suite's combined
+# table: per workload (DIR/WORKLOAD/summary.csv), the governor of fewest
+# idle misses, and per governor the mean (spread) of the idle misses,
+# the package power (RAPL) and the wakeup latency's 99th percentile,
+# and, for blockio, the I/O rate.
+ab_suite_table() {
+	_dir=$1 _rounds=$2 _wls=$3
+	shift 3
+	awk -v dir="$_dir" -v wls="$_wls" -v govs="$*" -v rounds="$_rounds" \
+		"$AB_AWK$AB_SUITE_AWK"'
+	function cell(wl, gv, m) {
+		if (!((wl, gv, m) in mean))
+			return "n/a"
+		return ab_fmt(mean[wl, gv, m]) " (" ab_fmt(sd[wl, gv, m]) ")"
+	}
+	function row(a, b, label, m,   i, any) {
+		for (i = 1; i <= ng; i++)
+			if ((wl, g[i], m) in mean)
+				any = 1
+		if (!any && m == "io_per_s")
+			return
+		rows++
+		c[rows, -1] = a; c[rows, 0] = b; c[rows, 1] = label
+		for (i = 1; i <= ng; i++)
+			c[rows, i + 1] = cell(wl, g[i], m)
+	}
+	BEGIN {
+		ng = split(govs, g, " ")
+		ab_suite_read(dir, wls)
+		rows = 1
+		c[1, -1] = "workload"; c[1, 0] = "fewest misses"; c[1, 1] = "figure"
+		for (i = 1; i <= ng; i++)
+			c[1, i + 1] = g[i]
+		for (j = 1; j <= nw; j++) {
+			wl = w[j]
+			best = ab_fewest(wl)
+			if (best == "")
+				best = "n/a"
+			else if (within)
+				best = best "*"
+			row(wl, best, "idle misses %", "miss_pct")
+			row("", "", "package power W", "pkg_W")
+			row("", "", "wakeup rtt p99 us", "rtt_p99_us")
+			row("", "", "block I/O per s", "io_per_s")
+		}
+		printf "Suite: per workload and governor, mean (spread) over %d round%s\n",
+			rounds, rounds == 1 ? "" : "s"
+		print "*: the next fewest misses are within the spread\n"
+		for (k = -1; k <= ng + 1; k++)
+			for (r = 1; r <= rows; r++)
+				if (length(c[r, k]) > cw[k])
+					cw[k] = length(c[r, k])
+		for (r = 1; r <= rows; r++) {
+			line = ""
+			for (k = -1; k <= ng + 1; k++)
+				line = line sprintf("%-" cw[k] "s  ", c[r, k])
+			sub(/ +$/, "", line)
+			print line
+		}
+	}'
+}
+
+# ab_suite_json DIR WORKLOADS GOVERNOR...: the suite's summary as JSON:
+# {"meta": DIR/meta.json, "workloads": {WORKLOAD: {"fewest_misses": G,
+# "next_within_spread": B, "governors": as in summary.json}}}.
+ab_suite_json() {
+	_dir=$1 _wls=$2
+	shift 2
+	printf '{\n"meta": '
+	cat "$_dir/meta.json"
+	printf ',\n"workloads": {'
+	_sep=''
+	for _w in $_wls; do
+		awk -v dir="$_dir" -v wls="$_w" -v govs="$*" -v sep="$_sep" \
+			"$AB_SUITE_AWK"'
+		BEGIN {
+			ng = split(govs, g, " ")
+			ab_suite_read(dir, wls)
+			best = ab_fewest(wls)
+			printf "%s\n  \"%s\": {\n    \"fewest_misses\": %s,\n", sep, wls,
+				best == "" ? "null" : "\"" best "\""
+			printf "    \"next_within_spread\": %s,\n",
+				within ? "true" : "false"
+			printf "    \"governors\": "
+		}'
+		ab_govs_json "$_dir/$_w/summary.csv" "    "
+		printf '\n  }'
+		_sep=,
+	done
+	printf '\n}\n}\n'
+}
+
+# ab_suite_report DIR WORKLOADS: DIR/report.txt, what to post of a suite:
+# the machine, CPU 0's idle states, the combined summary
+# (DIR/suite-summary.txt), and where each workload's own report is.
+ab_suite_report() {
+	{
+		echo "cpuidle-ab suite report"
+		echo
+		ab_meta_lines "$1/meta.json"
+		echo
+		echo "Idle states of CPU 0"
+		echo
+		cat "$1/state-table.txt"
+		echo
+		cat "$1/suite-summary.txt"
+		echo
+		echo "Per workload: the full table and the per-state table in"
+		for _w in $2; do
+			echo "  $_w/report.txt"
+		done
+	} >"$1/report.txt"
 }

@@ -24,19 +24,30 @@ NET_EVENT=${CPUIDLE_AB_NET_EVENT:-timer:tick_idle_net}
 
 usage() {
 	cat <<EOF
-usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w idle|mix|cmd] [-t SECONDS]
-                     [-L CPUIDLE_LOAD] [-n ROUND_TRIPS] [-G MICROSECONDS]
-                     [-s SECONDS] [-o DIR] [--json] [--report]
-                     [-- COMMAND [ARG...]]
+usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w WORKLOAD] [-t SECONDS]
+                     [-D PATH] [-L CPUIDLE_LOAD] [-n ROUND_TRIPS]
+                     [-G MICROSECONDS] [-s SECONDS] [-o DIR] [--suite]
+                     [--json] [--report] [-- COMMAND [ARG...]]
   -g  governors to compare, comma-separated (default horizon,menu,teo);
       NAME:PARAM=VALUE is governor NAME with its module parameter PARAM
       (/sys/module/NAME/parameters/PARAM) set to VALUE for its runs, as in
       horizon:safety_net=N; the parameter is put back after them
   -r  rounds; each runs the workload once under every governor (default 3)
   -w  workload: idle (nothing runs), mix (cpuidle_load mix: periodic
-      timers, pipe ping-pong between CPUs, bursts of short sleeps), or
-      cmd (COMMAND, the default when one is given)
-  -t  seconds of each idle or mix run (default 10)
+      timers, pipe ping-pong between CPUs, bursts of short sleeps),
+      pingpong-Nus or -Nms (cpuidle_load pingpong, N think time between
+      round trips), timer-Nhz (cpuidle_load timer, N wakeups per second),
+      burst (cpuidle_load burst), blockio or blockio-Nus/-Nms (direct
+      4 KiB reads of PATH, each written back in place, synced, N apart;
+      1 ms by default; needs -D), cmd (COMMAND, the default when one is
+      given), or suite (as --suite)
+  --suite   run the ready set in turn, each in a subdirectory of -o:
+            $AB_SUITE
+            (blockio where -D is given); then a combined summary
+  -t  seconds of each run but a command's (default 10)
+  -D  the file or block device of blockio, read and written back in
+      place; a file that does not exist is made (16 MiB) and removed at
+      the end; a block device must be neither mounted nor in use
   -L  the cpuidle_load program of tools/testing/selftests/cpuidle
       (default: \$CPUIDLE_LOAD, the one built in this kernel tree, or PATH)
   -n  pipe ping-pong round trips after each run, for the wakeup latency
@@ -84,9 +95,9 @@ is_secs() {
 # options, that is, up to "--" or the first operand, past option values.
 # --json and --report are taken out of the arguments here, the rest
 # left in order for getopts.
-optstring=g:r:w:t:L:n:G:s:o:h
+optstring=g:r:w:t:D:L:n:G:s:o:h
 AB_ARGS="$*"
-value=0 opts=1 json=0 report=0 nargs=$#
+value=0 opts=1 json=0 report=0 suite=0 nargs=$#
 while [ "$nargs" -gt 0 ]; do
 	a=$1
 	shift
@@ -98,6 +109,7 @@ while [ "$nargs" -gt 0 ]; do
 		--help) usage; exit 0 ;;
 		--json) json=1; continue ;;
 		--report) report=1; continue ;;
+		--suite) suite=1; continue ;;
 		- | --) opts=0 ;;
 		--*) bad "unknown option $a" ;;
 		-?)
@@ -112,13 +124,14 @@ while [ "$nargs" -gt 0 ]; do
 done
 
 governors="horizon menu teo" rounds=3 workload='' secs=10
-load=${CPUIDLE_LOAD:-} pings=500 gap_us=2000 settle=1 outdir=
+load=${CPUIDLE_LOAD:-} pings=500 gap_us=2000 settle=1 outdir="" dev=""
 while getopts ":$optstring" opt; do
 	case "$opt" in
 	g) governors=$(echo "$OPTARG" | tr ',' ' ') ;;
 	r) rounds=$OPTARG ;;
 	w) workload=$OPTARG ;;
 	t) secs=$OPTARG ;;
+	D) dev=$OPTARG ;;
 	L) load=$OPTARG ;;
 	n) pings=$OPTARG ;;
 	G) gap_us=$OPTARG ;;
@@ -166,19 +179,41 @@ for g in $governors; do
 	esac
 	seen="$seen$g "
 done
+if [ "$suite" = 1 ]; then
+	case "$workload" in
+	"" | suite) workload=suite ;;
+	*) bad "--suite runs its own workloads: no -w $workload with it" ;;
+	esac
+fi
 if [ -z "$workload" ]; then
 	workload=idle
 	[ $# -eq 0 ] || workload=cmd
 fi
+# The workloads to run: one, or the suite's.
 case "$workload" in
-idle | mix)
-	[ $# -eq 0 ] || bad "-w $workload takes no command (use -w cmd)" ;;
 cmd)
-	[ $# -gt 0 ] || bad "-w cmd needs a command after --" ;;
+	[ $# -gt 0 ] || bad "-w cmd needs a command after --"
+	wls=cmd ;;
+suite)
+	[ $# -eq 0 ] || bad "the suite takes no command"
+	wls=$AB_SUITE
+	[ -n "$dev" ] || wls=$(echo "$wls" | sed 's/ blockio$//') ;;
 *)
-	bad "-w: workload must be idle, mix or cmd, not '$workload'" ;;
+	ab_workload_kind "$workload" >/dev/null ||
+		bad "-w: unknown workload '$workload' (idle, mix, burst," \
+		    "pingpong-Nus, pingpong-Nms, timer-Nhz, blockio[-Nus|-Nms], cmd" \
+		    "or suite)"
+	[ $# -eq 0 ] || bad "-w $workload takes no command (use -w cmd)"
+	wls=$workload ;;
 esac
-if [ "$workload" = mix ]; then
+need_load=0 need_dev=0
+for w in $wls; do
+	case "$(ab_workload_kind "$w")" in
+	load) need_load=1 ;;
+	blockio) need_dev=1 ;;
+	esac
+done
+if [ "$need_load" = 1 ]; then
 	if [ -z "$load" ]; then
 		top=$(cd "$(dirname "$0")/../../.." && pwd)
 		for l in "$top/tools/testing/selftests/cpuidle/cpuidle_load" \
@@ -191,12 +226,47 @@ if [ "$workload" = mix ]; then
 		done
 	fi
 	if [ -z "$load" ]; then
-		bad "-w mix needs cpuidle_load: build it with" \
+		bad "-w $workload needs cpuidle_load: build it with" \
 		    "'make -C tools/testing/selftests/cpuidle' and give -L PATH"
 	fi
 	[ -x "$load" ] || bad "-L: '$load' is not an executable program"
-	msecs=$(awk -v s="$secs" 'BEGIN { printf "%.0f", s * 1000 }')
-	[ "$msecs" -ge 1 ] || bad "-t: a mix runs at least 1 ms"
+fi
+msecs=$(awk -v s="$secs" 'BEGIN { printf "%.0f", s * 1000 }')
+[ "$workload" = cmd ] || [ "$msecs" -ge 1 ] || bad "-t: a run lasts at least 1 ms"
+# blockio's file or device: named by the user, never guessed; a block
+# device in use is refused. Nothing is written before the run.
+dev_new=0 dev_blocks=0
+if [ "$need_dev" = 0 ]; then
+	[ -z "$dev" ] || bad "-D is for -w blockio and the suite only"
+elif [ -z "$dev" ]; then
+	bad "-w $workload needs -D PATH: a file, or a block device that is not" \
+	    "mounted, which it reads and writes back in place"
+elif [ -b "$dev" ]; then
+	why=$(ab_blockdev_busy "$dev")
+	[ -z "$why" ] || bad "-D: will not write to $dev: $why"
+	{ [ -r "$dev" ] && [ -w "$dev" ]; } ||
+		bad "-D: $dev cannot be read and written (not root?)"
+	mm=$(stat -L -c '%t %T' "$dev")
+	mm=$(printf '%d:%d' "0x${mm% *}" "0x${mm#* }")
+	dev_blocks=$(($(cat "${SYSROOT:-}/sys/dev/block/$mm/size" 2>/dev/null || echo 0) / 8))
+elif [ -f "$dev" ]; then
+	{ [ -r "$dev" ] && [ -w "$dev" ]; } || bad "-D: $dev cannot be read and written"
+	dev_blocks=$(($(wc -c <"$dev") / 4096))
+elif [ -e "$dev" ] || [ -L "$dev" ]; then
+	bad "-D: $dev is neither a regular file nor a block device"
+elif [ ! -d "$(dirname "$dev")" ] || [ ! -w "$(dirname "$dev")" ]; then
+	bad "-D: $dev does not exist, and cannot be made in $(dirname "$dev")"
+else
+	dev_new=1 dev_blocks=4096
+fi
+if [ "$need_dev" = 1 ]; then
+	[ "$dev_blocks" -ge 1 ] || bad "-D: $dev holds less than one 4 KiB block"
+	[ "$dev_blocks" -le 262144 ] || dev_blocks=262144
+	AB_DD=$(ab_which dd)
+	if [ "$dev_new" = 0 ] && ! "$AB_DD" if="$dev" of=/dev/null bs=4096 count=1 \
+		iflag=direct 2>/dev/null; then
+		bad "-D: $dev cannot be read with direct I/O (O_DIRECT)"
+	fi
 fi
 
 # What this machine has.
@@ -290,7 +360,7 @@ AB_DESCRIBE=$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null ||
 	echo "not in a git tree")
 
 ab_tmp=$(mktemp -d) || die "mktemp failed"
-ab_inst='' ab_pids='' ab_changed=0 pkg_pid=
+ab_inst='' ab_pids='' ab_changed=0 pkg_pid='' dev_made=0
 
 # Restore what was found: the governor, tracefs; end what was started.
 # shellcheck disable=SC2317 # run by the trap
@@ -318,6 +388,7 @@ cleanup() {
 			st=1
 		fi
 	fi 2>/dev/null
+	[ "$dev_made" = 0 ] || rm -f "$dev"
 	rm -rf "$ab_tmp"
 	exit "$st"
 }
@@ -377,13 +448,33 @@ if [ "$pings" -gt 0 ]; then
 	fi
 fi
 
-# The output directory, once the options are known to be good.
+# blockio's file, made where it did not exist: 16 MiB, written through
+# (not sparse), removed at the end.
+if [ "$dev_new" = 1 ]; then
+	dev_made=1
+	"$AB_DD" if=/dev/zero of="$dev" bs=1048576 count=16 2>/dev/null ||
+		die "cannot make $dev"
+	"$AB_DD" if="$dev" of=/dev/null bs=4096 count=1 iflag=direct 2>/dev/null ||
+		die "-D: $dev cannot be read with direct I/O (O_DIRECT)"
+fi
+
+# The output directory, once the options are known to be good; with the
+# suite, a subdirectory for each workload.
 [ -n "$outdir" ] || outdir=cpuidle-ab-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$outdir" || die "cannot create $outdir"
-[ "$workload" = idle ] || : >"$outdir/command.log"
-ab_meta >"$outdir/meta.json"
-ab_state_table >"$outdir/state-table.txt"
-
+ab_meta >"$ab_tmp/meta.json"
+for w in $wls; do
+	d=$outdir
+	[ "$workload" != suite ] || d=$outdir/$w
+	mkdir -p "$d" || die "cannot create $d"
+	[ "$w" = idle ] || : >"$d/command.log"
+	cp "$ab_tmp/meta.json" "$d/meta.json"
+	ab_state_table >"$d/state-table.txt"
+done
+if [ "$workload" = suite ]; then
+	cp "$ab_tmp/meta.json" "$outdir/meta.json"
+	ab_state_table >"$outdir/state-table.txt"
+fi
 # select_governor NAME[:PARAM=VALUE]: put back the parameters of the
 # variants, write NAME and the variant's parameter, and check that they
 # took.
@@ -398,16 +489,30 @@ select_governor() {
 		[ "$(cat "$AB_CPUIDLE/current_governor")" = "${1%%:*}" ]
 }
 
-# run_workload [COMMAND...]: in the background, so that a signal is taken
-# at once; cleanup() ends it.
+# run_workload WORKLOAD DIR [COMMAND...]: in the background, so that a
+# signal is taken at once; cleanup() ends it. Output to DIR/command.log.
 run_workload() {
-	case "$workload" in
+	_wl=$1 _log=$2/command.log
+	shift 2
+	case "$(ab_workload_kind "$_wl")" in
 	idle) sleep "$secs" & ;;
-	mix) "$load" mix "$msecs" >>"$outdir/command.log" 2>&1 & ;;
-	cmd) "$@" >>"$outdir/command.log" 2>&1 & ;;
+	cmd) "$@" >>"$_log" 2>&1 & ;;
+	load)
+		# shellcheck disable=SC2046
+		"$load" $(ab_load_args "$_wl" "$msecs") >>"$_log" 2>&1 & ;;
+	blockio)
+		rm -f "$ab_tmp/stop"
+		ab_blockio "$dev" "$dev_blocks" "$(ab_blockio_think_us "$_wl")" \
+			"$ab_tmp/stop" "$ab_tmp/ios" >>"$_log" 2>&1 &
+		ab_pids=$!
+		sleep "$secs" &
+		ab_pids="$ab_pids $!"
+		wait $!
+		: >"$ab_tmp/stop"
+		;;
 	esac
-	ab_pids=$!
-	wait "$ab_pids"
+	ab_pids=${ab_pids:-$!}
+	wait "${ab_pids%% *}"
 	wl_rc=$?
 	ab_pids=
 	return $wl_rc
@@ -457,25 +562,50 @@ run_rtt() {
 		}'
 }
 
-case "$workload" in
-idle) what="idle for $secs s" ;;
-mix) what="$load mix for $secs s" ;;
-cmd) what="'$*'" ;;
-esac
-echo "governors $govs; rounds: $rounds, interleaved, each $what;" \
-	"output in $outdir"
-ab_state_names >"$ab_tmp/names"
-: >"$ab_tmp/data"
-rc=0
-# shellcheck disable=SC2086
-ab_schedule "$rounds" $govs >"$ab_tmp/schedule"
-while read -r round gov <&3; do
+# run_set WORKLOAD DIR [COMMAND...]: the rounds of WORKLOAD under every
+# governor, and their table, CSV, plot and JSON in DIR.
+run_set() {
+	wl=$1 dir=$2
+	shift 2
+	case "$(ab_workload_kind "$wl")" in
+	idle) what="idle for $secs s" ;;
+	load) what="$load $(ab_load_args "$wl" "$msecs")" ;;
+	blockio) what="$wl on $dev for $secs s" ;;
+	cmd) what="'$*'" ;;
+	esac
+	echo "governors $govs; rounds: $rounds, interleaved, each $what;" \
+		"output in $dir"
+	: >"$ab_tmp/data"
+	while read -r round gov <&3; do
+		run_round "$wl" "$dir" "$@"
+	done 3<"$ab_tmp/schedule"
+	echo
+	# shellcheck disable=SC2086
+	ab_report "$ab_tmp/data" "$ab_tmp/names" $govs | tee "$dir/table.txt"
+	ab_csv "$ab_tmp/data" "$dir"
+	cp "$ab_tmp/names" "$dir/states.txt"
+	echo
+	echo "CSV: $dir/rounds.csv (every round), $dir/summary.csv"
+	# shellcheck disable=SC2086
+	ab_plot "$dir" $govs
+	ab_summary_json "$dir/summary.csv" "$dir/meta.json" >"$dir/summary.json"
+	echo "machine: $dir/meta.json; summary as JSON: $dir/summary.json"
+	if [ "$report" = 1 ]; then
+		ab_report_file "$dir/table.txt" "$dir"
+		echo "report: $dir/report.txt"
+	fi
+}
+
+# run_round WORKLOAD DIR [COMMAND...]: one run of round $round under
+# governor $gov, its figures added to $ab_tmp/data.
+run_round() {
 	select_governor "$gov" || die "cannot select governor $gov"
 	sleep "$settle"
 	if [ -n "$ab_inst" ]; then
 		echo >"$ab_inst/trace"
 		echo 1 >"$ab_inst/tracing_on"
 	fi
+	rm -f "$ab_tmp/ios"
 	pkg_start
 	ab_snapshot "$ab_tmp/before"
 	run_workload "$@"
@@ -488,9 +618,12 @@ while read -r round gov <&3; do
 	fi
 	ab_delta "$ab_tmp/before" "$ab_tmp/after" "$ncpus" >"$ab_tmp/m"
 	[ "$AB_PKG" = 0 ] || ab_pkg_parse <"$ab_tmp/pkg" >>"$ab_tmp/m"
+	s=$(awk '/^secs / { print $2 }' "$ab_tmp/m")
+	[ ! -s "$ab_tmp/ios" ] || awk -v s="$s" '{
+		printf "io_per_s %.6f\n", (s > 0 ? $1 / s : 0)
+	}' "$ab_tmp/ios" >>"$ab_tmp/m"
 	if [ -n "$ab_inst" ]; then
 		echo 0 >"$ab_inst/tracing_on"
-		s=$(awk '/^secs / { print $2 }' "$ab_tmp/m")
 		ab_net_stats "$NET_EVENT" <"$ab_inst/trace" | awk -v s="$s" '{
 			printf "nets_armed_per_s %.6f\n", (s > 0 ? $1 / s : 0)
 			printf "nets_fired_per_s %.6f\n", (s > 0 ? $2 / s : 0)
@@ -514,26 +647,44 @@ while read -r round gov <&3; do
 			line = line sprintf(", package %s W", ab_fmt(v["pkg_W"]))
 		if ("loc_per_s" in v)
 			line = line sprintf(", LOC %s/s", ab_fmt(v["loc_per_s"]))
+		if ("io_per_s" in v)
+			line = line sprintf(", I/O %s/s", ab_fmt(v["io_per_s"]))
 		if ("rtt_p50_us" in v)
 			line = line sprintf(", rtt p50 %s us", ab_fmt(v["rtt_p50_us"]))
 		print line
 	}' "$ab_tmp/m"
-done 3<"$ab_tmp/schedule"
+}
 
+ab_state_names >"$ab_tmp/names"
+rc=0
+# shellcheck disable=SC2086
+ab_schedule "$rounds" $govs >"$ab_tmp/schedule"
+if [ "$workload" != suite ]; then
+	run_set "$workload" "$outdir" "$@"
+	[ "$json" = 0 ] || cat "$outdir/summary.json"
+	exit $rc
+fi
+
+nw=$(echo "$wls" | wc -w)
+[ -n "$dev" ] || echo "suite: blockio left out (no -D PATH)"
+echo "suite: $nw workloads ($wls), $rounds rounds each"
+i=0
+for w in $wls; do
+	i=$((i + 1))
+	echo
+	echo "== workload $i/$nw: $w =="
+	run_set "$w" "$outdir/$w"
+done
 echo
 # shellcheck disable=SC2086
-ab_report "$ab_tmp/data" "$ab_tmp/names" $govs | tee "$outdir/table.txt"
-ab_csv "$ab_tmp/data" "$outdir"
-cp "$ab_tmp/names" "$outdir/states.txt"
-echo
-echo "CSV: $outdir/rounds.csv (every round), $outdir/summary.csv"
+ab_suite_table "$outdir" "$rounds" "$wls" $govs | tee "$outdir/suite-summary.txt"
 # shellcheck disable=SC2086
-ab_plot "$outdir" $govs
-ab_summary_json "$outdir/summary.csv" "$outdir/meta.json" >"$outdir/summary.json"
-echo "machine: $outdir/meta.json; summary as JSON: $outdir/summary.json"
+ab_suite_json "$outdir" "$wls" $govs >"$outdir/suite-summary.json"
+echo
+echo "suite summary: $outdir/suite-summary.txt, $outdir/suite-summary.json"
 if [ "$report" = 1 ]; then
-	ab_report_file "$outdir/table.txt" "$outdir"
+	ab_suite_report "$outdir" "$wls"
 	echo "report: $outdir/report.txt"
 fi
-[ "$json" = 0 ] || cat "$outdir/summary.json"
+[ "$json" = 0 ] || cat "$outdir/suite-summary.json"
 exit $rc

@@ -191,7 +191,7 @@ mkfake() {
 		mkdir -p "$c/cpu$cpu/cpufreq"
 		echo schedutil >"$c/cpu$cpu/cpufreq/scaling_governor"
 	done
-	local model="model name	: Fake CPU \"9000\" @ 1GHz"
+	model="model name	: Fake CPU \"9000\" @ 1GHz"
 	printf '%s\n' "processor	: 0" "$model" "processor	: 1" "$model" \
 		>"$f/proc/cpuinfo"
 	echo "root=/dev/fake cpuidle.governor=teo quiet" >"$f/proc/cmdline"
@@ -321,7 +321,7 @@ run_ab() {
 	fake=$1
 	shift
 	# shellcheck disable=SC2086
-	PATH=$tmp/bin:$PATH SYSROOT=$fake $AB_SH "$tool" "$@" >"$tmp/out" 2>&1
+	PATH=${AB_PATH:-}$tmp/bin:$PATH SYSROOT=$fake $AB_SH "$tool" "$@" >"$tmp/out" 2>&1
 	ab_rc=$?
 }
 
@@ -378,13 +378,15 @@ test_missing() {
 	has none_available_error "$tmp/out" "none of the governors (horizon)"
 }
 
-planned test_bad_options 16
+planned test_bad_options 24
 test_bad_options() {
 	f=$tmp/f4
 	mkfake "$f"
 	for args in "-r 0" "-r x" "-t -1" "-t 1.2.3" "-n x" "-G 0" "-g menu,menu" \
 		    "-g me/nu" "-w busy" "-w cmd" "-w idle -- true" "-x" \
-		    --bogus "-w idle -- --help" "-w mix -L $tmp/none"; do
+		    --bogus "-w idle -- --help" "-w timer-0hz" "-w timer-07hz" \
+		    "-w pingpong-5s" "-w blockio-x" "--suite -w idle" "--suite -- true" \
+		    "-w blockio -D $tmp/nodir/x" "-w idle -D $tmp/x" "-w mix -L $tmp/none"; do
 		# shellcheck disable=SC2086
 		run_ab "$f" $args -o "$tmp/o4"
 		made=$([ -e "$tmp/o4" ] && echo "$tmp/o4 made")
@@ -637,6 +639,219 @@ test_json_report() {
 	run_ab "$f" -g menu -r 1 -n 0 -s 0 -o "$tmp/o14b" -- echo --json --report
 	check json_report_in_command "$ab_rc $(cat "$tmp/o14b/command.log") $(
 		[ -e "$tmp/o14b/report.txt" ] && echo report)" "0 --json --report "
+}
+
+# The named workloads: what runs each, and cpuidle_load's arguments.
+planned test_workload_names 5
+test_workload_names() {
+	kinds=
+	for w in $AB_SUITE mix cmd; do
+		kinds="$kinds$(ab_workload_kind "$w"),"
+	done
+	check workload_kinds "$kinds" \
+		"idle,load,load,load,load,load,load,load,blockio,load,cmd,"
+	args=
+	for w in pingpong-50us pingpong-500us pingpong-3ms timer-73hz timer-151hz \
+		 timer-401hz burst mix; do
+		args="$args$(ab_load_args "$w" 250),"
+	done
+	check workload_load_args "$args" "pingpong 250 50,pingpong 250 500,\
+pingpong 250 3000,timer 13699 250,timer 6623 250,timer 2494 250,burst 250,mix 250,"
+	check workload_other_args "$(ab_load_args pingpong-0100us 7) $(
+		ab_load_args timer-1hz 7) $(ab_load_args timer-100000hz 7)" \
+		"pingpong 7 100 timer 1000000 7 timer 10 7"
+	check workload_blockio_think "$(ab_blockio_think_us blockio) $(
+		ab_blockio_think_us blockio-0us) $(ab_blockio_think_us blockio-2ms)" \
+		"1000 0 2000"
+	bad_names=
+	for w in busy timer-0hz timer-07hz timer-100001hz timer-hz pingpong-0us \
+		 pingpong-11s pingpong-10001ms pingpong-us blockio-x blockio-1s suite; do
+		! ab_workload_kind "$w" >/dev/null || bad_names="$bad_names $w"
+	done
+	check workload_unknown_refused "$bad_names" ""
+}
+
+# A cpuidle_load that logs its arguments and moves the counters as bump.sh
+# does, with five more misses per CPU under menu; a dd that logs its
+# arguments and copies without O_DIRECT (tmpfs may not have it); a dd
+# that only logs.
+mkload() {
+	cat >"$tmp/load" <<EOF
+#!/bin/sh
+echo "\$*" >>"$tmp/load.log"
+sh "$tmp/bump.sh" "\$FAKE"
+c=\$FAKE/sys/devices/system/cpu
+[ "\$(cat "\$c/cpuidle/current_governor")" = menu ] || exit 0
+for cpu in 0 1; do
+	a=\$c/cpu\$cpu/cpuidle/state1/above
+	echo \$((\$(cat "\$a") + 5)) >"\$a"
+done
+EOF
+	mkdir -p "$tmp/ddpass" "$tmp/ddlog"
+	cat >"$tmp/ddpass/dd" <<EOF
+#!/bin/sh
+echo "\$*" >>"$tmp/dd.log"
+for a; do
+	shift
+	case "\$a" in
+	iflag=direct | oflag=direct) ;;
+	*) set -- "\$@" "\$a" ;;
+	esac
+done
+exec "$(ab_which dd)" "\$@"
+EOF
+	printf '#!/bin/sh\necho "$*" >>"%s"\n' "$tmp/dd.log" >"$tmp/ddlog/dd"
+	chmod +x "$tmp/load" "$tmp/ddpass/dd" "$tmp/ddlog/dd"
+}
+
+planned test_named_run 3
+test_named_run() {
+	f=$tmp/f15
+	mkfake "$f"
+	mkload
+	rm -f "$tmp/load.log"
+	for w in pingpong-3ms timer-401hz; do
+		FAKE=$f run_ab "$f" -w "$w" -L "$tmp/load" -t 0.25 -g menu,ladder -r 1 \
+			-n 0 -s 0 -o "$tmp/o15"
+	done
+	check named_run_args "$ab_rc $(tr '\n' , <"$tmp/load.log")" \
+		"0 pingpong 250 3000,pingpong 250 3000,timer 2494 250,timer 2494 250,"
+	has named_run_line "$tmp/out" "each $tmp/load timer 2494 250;"
+	has named_run_table "$tmp/o15/table.txt" \
+		"^idle misses %  *80.00 (0.000)  *30.00 (0.000)$"
+}
+
+# The suite: each workload in its own subdirectory, the same governors
+# and rounds, one combined summary; blockio on a file, left as it was.
+planned test_suite 15
+test_suite() {
+	f=$tmp/f16
+	mkfake "$f"
+	mkload
+	rm -f "$tmp/load.log" "$tmp/dd.log"
+	awk 'BEGIN { for (i = 0; i < 3000; i++) printf "block %08d\n", i }' \
+		>"$tmp/blk"
+	cp "$tmp/blk" "$tmp/blk.orig"
+	FAKE=$f AB_PATH=$tmp/ddpass: run_ab "$f" --suite -D "$tmp/blk" -L "$tmp/load" \
+		-t 0.1 -g menu,ladder -r 1 -n 0 -s 0 -o "$tmp/o16" --json --report
+	o=$tmp/o16
+	check suite_status "$ab_rc $(gov_of "$f")" "0 teo"
+	dirs=
+	for w in $AB_SUITE; do
+		[ -s "$o/$w/summary.csv" ] && [ -s "$o/$w/meta.json" ] &&
+			[ -s "$o/$w/report.txt" ] && dirs="$dirs $w"
+	done
+	check suite_subdirs "$dirs" " $AB_SUITE"
+	check suite_load_args "$(awk '{ print $1, $NF }' "$tmp/load.log" | tr '\n' ,)" \
+		"pingpong 50,pingpong 50,pingpong 500,pingpong 500,pingpong 3000,\
+pingpong 3000,timer 100,timer 100,timer 100,timer 100,timer 100,timer 100,burst 100,burst 100,"
+	check suite_same_rounds "$(cut -d, -f1,2 "$o/timer-151hz/rounds.csv" |
+		sort -u | tr '\n' ' ')" "1,ladder 1,menu round,governor "
+	has suite_blockio_read "$tmp/dd.log" \
+		"^if=$tmp/blk of=.* bs=4096 count=1 skip=[0-9]* iflag=direct$"
+	has suite_blockio_write "$tmp/dd.log" \
+		"^if=.* of=$tmp/blk bs=4096 count=1 seek=[0-9]* oflag=direct conv=notrunc,fsync$"
+	check suite_blockio_unchanged "$(cmp "$tmp/blk" "$tmp/blk.orig" 2>&1)" ""
+	io=$(csv "$o/blockio/rounds.csv" 1 ladder io_per_s)
+	check suite_blockio_rate "$(awk -v x="${io:-0}" 'BEGIN { print (x > 0) }')" 1
+	s=$o/suite-summary.txt
+	has suite_header "$s" "^workload  *fewest misses  *figure  *menu  *ladder$"
+	has suite_fewest "$s" "^pingpong-50us  *ladder  *idle misses %  *80.00 (0.000)  *30.00"
+	has suite_tie "$s" "^idle  *menu\*  *idle misses %  *0.000 (0.000)  *0.000"
+	has suite_blockio_row "$s" "^  *block I/O per s  *[0-9]"
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workloads"]
+print(len(w), w["timer-73hz"]["fewest_misses"], w["idle"]["next_within_spread"],
+      w["burst"]["governors"]["menu"]["miss_pct"]["mean"], d["meta"]["tool"])' \
+			"$o/suite-summary.json" >"$tmp/py" 2>&1
+		check suite_json "$(cat "$tmp/py")" "9 ladder True 80.0 cpuidle-ab"
+	else
+		skip "no python3 to parse JSON" suite_json
+	fi
+	has suite_json_printed "$tmp/out" '^    "fewest_misses": "ladder",$'
+	has suite_report "$o/report.txt" "^  blockio/report.txt$"
+}
+
+# blockio_try NAME PATTERN: a blockio run on $bdev is refused with a
+# message matching PATTERN, and changes nothing: no dd, no output.
+blockio_try() {
+	rm -f "$tmp/dd.log"
+	AB_PATH=$tmp/ddlog: run_ab "$f" -w blockio -D "$bdev" -t 0.05 -g menu \
+		-r 1 -n 0 -s 0 -o "$tmp/o17b"
+	check "$1" "$ab_rc $(gov_of "$f") $([ -e "$tmp/o17b" ] && echo made) $(
+		[ -e "$tmp/dd.log" ] && echo dd) $(grep -c "$2" "$tmp/out")" \
+		"2 teo   1"
+}
+
+# blockio writes only to what -D names, and never to a block device that
+# is mounted (by number or by name, itself or a partition), a swap area,
+# or held by another device; what is refused changes nothing. The device
+# node is a real one, its sysfs entry and the mounts fake, and dd only
+# logs.
+planned test_blockio_refused 9
+test_blockio_refused() {
+	f=$tmp/f17
+	mkfake "$f"
+	mkload
+	rm -f "$tmp/dd.log"
+	AB_PATH=$tmp/ddlog: run_ab "$f" -w blockio -g menu -r 1 -n 0 -s 0 -o "$tmp/o17"
+	check blockio_no_dev "$ab_rc $(gov_of "$f") $([ -e "$tmp/o17" ] && echo made) $(
+		grep -c 'needs -D PATH' "$tmp/out")" "2 teo  1"
+	AB_PATH=$tmp/ddlog: run_ab "$f" -w blockio -D "$tmp/new.blk" -t 0.05 -g menu \
+		-r 1 -n 0 -s 0 -o "$tmp/o17"
+	check blockio_new_file_removed "$ab_rc $([ -e "$tmp/new.blk" ] && echo left) $(
+		grep -q "of=$tmp/new.blk .*oflag=direct" "$tmp/dd.log" && echo written)" \
+		"0  written"
+	bdev=
+	for b in /dev/loop[0-9]* /dev/*; do
+		if [ -b "$b" ]; then
+			bdev=$b
+			break
+		fi
+	done
+	if [ -z "$bdev" ]; then
+		skip "no block device node" blockio_mounted blockio_mounted_by_name \
+			blockio_partition_mounted blockio_swap blockio_held \
+			blockio_no_mountinfo blockio_unmounted_taken
+		return
+	fi
+	mm=$(stat -L -c '%t %T' "$bdev")
+	mm=$(printf '%d:%d' "0x${mm% *}" "0x${mm#* }")
+	sd=$f/sys/dev/block/$mm
+	mkdir -p "$sd/holders" "$sd/xp1"
+	echo 2048 >"$sd/size"
+	: >"$f/proc/swaps"
+	mi=$f/proc/self/mountinfo
+	mkdir -p "${mi%/*}"
+	echo "29 1 $mm / /mnt rw - ext4 /dev/other rw" >"$mi"
+	blockio_try blockio_mounted "will not write to $bdev: mounted on /mnt (device $mm)"
+	echo "29 1 0:45 / /mnt rw - btrfs $bdev rw" >"$mi"
+	blockio_try blockio_mounted_by_name "will not write to $bdev: mounted on /mnt"
+	: >"$sd/xp1/partition"
+	echo 259:77 >"$sd/xp1/dev"
+	echo "29 1 259:77 / /boot rw - ext4 /dev/xp1 rw" >"$mi"
+	blockio_try blockio_partition_mounted "mounted on /boot (device 259:77)"
+	: >"$mi"
+	printf 'Filename Type\n%s partition 100 0 -2\n' "$bdev" >"$f/proc/swaps"
+	blockio_try blockio_swap "will not write to $bdev: a swap area"
+	: >"$f/proc/swaps"
+	mkdir -p "$sd/holders/dm-3"
+	blockio_try blockio_held "will not write to $bdev: held by dm-3"
+	rmdir "$sd/holders/dm-3"
+	rm "$mi"
+	blockio_try blockio_no_mountinfo "cannot read .*mountinfo"
+	: >"$mi"
+	if [ ! -w "$bdev" ]; then
+		skip "$bdev is not writable here (not root)" blockio_unmounted_taken
+		return
+	fi
+	rm -f "$tmp/dd.log"
+	AB_PATH=$tmp/ddlog: run_ab "$f" -w blockio -D "$bdev" -t 0.05 -g menu -r 1 -n 0 \
+		-s 0 -o "$tmp/o17c"
+	check blockio_unmounted_taken "$ab_rc $(grep -q "of=$bdev .*oflag=direct" \
+		"$tmp/dd.log" && echo written)" "0 written"
 }
 
 # In one shell ($2 names it), its first check numbered $3: every test.
