@@ -550,21 +550,18 @@ drawn="$drawn|PROVE_LOCKING|CPU_IDLE[A-Z_]*|ACPI_PROCESSOR|KUNIT[A-Z_]*)="
 for r in $randseeds; do
 	name="build randconfig seed $r of the series' options"
 	wanted "$name" || continue
-	RANDOM=$r
+	# The draw: Python's Mersenne Twister from the seed (bash's RANDOM
+	# gives nearly the same first draws for small seeds).
 	{
 		grep -Ev -- "$drawn" "$infra/config/boot.config"
-		for o in $randopts; do
-			if [ $((RANDOM % 2)) = 1 ]; then
-				echo "CONFIG_$o=y"
-			else
-				echo "# CONFIG_$o is not set"
-			fi
-		done
-		case $((RANDOM % 3)) in
-		0) echo CONFIG_HZ_PERIODIC=y ;;
-		1) echo CONFIG_NO_HZ_IDLE=y ;;
-		*) echo CONFIG_NO_HZ_FULL=y ;;
-		esac
+		python3 - "$r" $randopts <<-'PY'
+		import random, sys
+		rnd = random.Random(int(sys.argv[1]))
+		for o in sys.argv[2:]:
+		    print('CONFIG_%s=y' % o if rnd.random() < 0.5 else
+		          '# CONFIG_%s is not set' % o)
+		print('CONFIG_%s=y' % rnd.choice(('HZ_PERIODIC', 'NO_HZ_IDLE', 'NO_HZ_FULL')))
+		PY
 	} >"$tmp/rand-$r.config"
 	check="cp .config $results/randconfig-$r.config"
 	strict=0 bot_build "$name" "$cache/check/rand" "$tmp/rand-$r.config" \
