@@ -42,7 +42,7 @@ usage: ${0##*/} [-g GOVERNORS] [-r ROUNDS] [-w WORKLOAD] [-t SECONDS]
       1 ms by default; needs -D), cmd (COMMAND, the default when one is
       given), or suite (as --suite)
   --suite   run the ready set in turn, each in a subdirectory of -o:
-            $AB_SUITE
+$(echo "$AB_SUITE" | fold -s -w 64 | sed 's/ *$//; s/^/            /')
             (blockio where -D is given); then a combined summary
   -t  seconds of each run but a command's (default 10)
   -D  the file or block device of blockio, read and written back in

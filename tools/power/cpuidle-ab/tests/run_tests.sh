@@ -777,7 +777,7 @@ print(len(w), w["timer-73hz"]["fewest_misses"], w["idle"]["next_within_spread"],
 # blockio_try NAME PATTERN: a blockio run on $bdev is refused with a
 # message matching PATTERN, and changes nothing: no dd, no output.
 blockio_try() {
-	rm -f "$tmp/dd.log"
+	rm -rf "$tmp/dd.log" "$tmp/o17b"
 	AB_PATH=$tmp/ddlog: run_ab "$f" -w blockio -D "$bdev" -t 0.05 -g menu \
 		-r 1 -n 0 -s 0 -o "$tmp/o17b"
 	check "$1" "$ab_rc $(gov_of "$f") $([ -e "$tmp/o17b" ] && echo made) $(
@@ -799,11 +799,12 @@ test_blockio_refused() {
 	AB_PATH=$tmp/ddlog: run_ab "$f" -w blockio -g menu -r 1 -n 0 -s 0 -o "$tmp/o17"
 	check blockio_no_dev "$ab_rc $(gov_of "$f") $([ -e "$tmp/o17" ] && echo made) $(
 		grep -c 'needs -D PATH' "$tmp/out")" "2 teo  1"
-	AB_PATH=$tmp/ddlog: run_ab "$f" -w blockio -D "$tmp/new.blk" -t 0.05 -g menu \
+	AB_PATH=$tmp/ddpass: run_ab "$f" -w blockio -D "$tmp/new.blk" -t 0.05 -g menu \
 		-r 1 -n 0 -s 0 -o "$tmp/o17"
 	check blockio_new_file_removed "$ab_rc $([ -e "$tmp/new.blk" ] && echo left) $(
+		grep -q "of=$tmp/new.blk bs=1048576 count=16" "$tmp/dd.log" && echo made) $(
 		grep -q "of=$tmp/new.blk .*oflag=direct" "$tmp/dd.log" && echo written)" \
-		"0  written"
+		"0  made written"
 	bdev=
 	for b in /dev/loop[0-9]* /dev/*; do
 		if [ -b "$b" ]; then
