@@ -736,11 +736,16 @@ def plot(rows, outdir):
                     rs = [r for r in rows if r['trace'] == t and r['governor'] == g]
                     vals.append(eo(rs, metric) if metric else miss(rs))
                 f.write('%s %s\n' % (t, ' '.join('%.4f' % v for v in vals)))
-        script = ('set terminal pngcairo size 1200,450\nset output "%s"\n'
+        # E/O on a log axis, so that a few families far above the oracle
+        # do not flatten the rest; the legend outside, clear of the bars.
+        axis = ('set logscale y 2\nset ylabel "E/O, log scale"\n' if metric else
+                'set yrange [0:*]\nset ylabel "idle misses / entries"\n')
+        script = ('set terminal pngcairo size 1500,500\nset output "%s"\n'
                   'set style data histogram\n'
                   'set style histogram clustered\nset style fill solid 0.8\n'
-                  'set xtics rotate by -40\nset title "%s"\nset key top left\n'
-                  'plot ' % (os.path.join(outdir, fname + '.png'), title) +
+                  'set xtics rotate by -40\nset title "%s"\n'
+                  'set key outside right top vertical\n%s'
+                  'plot ' % (os.path.join(outdir, fname + '.png'), title, axis) +
                   ', '.join('"%s" using %d:xtic(1) title "%s"' % (dat, i + 2, g)
                             for i, g in enumerate(govs)) + '\n')
         subprocess.run(['gnuplot'], input=script, text=True, check=True)
