@@ -33,8 +33,10 @@ BEGIN = re.compile(r'^<!-- figure ([a-z0-9-]+) -->\n', re.M)
 PROVENANCE = 'bench/provenance.txt'
 # Suites of make test in the order infra/test.sh runs them, with the
 # command that runs each alone.
-SUITES = ('checkpatch', 'series', 'replay', 'cpuidle-ab', 'infra', 'kunit',
-          'selftests', 'soak')
+# Every suite infra/test.sh counts, in its order (the infra tests check
+# that the two lists agree).
+SUITES = ('checkpatch', 'series', 'replay', 'cpuidle-ab', 'infra', 'ukunit',
+          'kunit', 'selftests', 'soak')
 
 
 class Missing(Exception):

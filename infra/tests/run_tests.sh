@@ -22,7 +22,7 @@ TESTS=(tally_pass tally_failed_test tally_bad_exit tally_no_end tally_missing
 	tally_kernel_log tally_skip_all count_good count_empty count_no_file
 	count_bad_exit count_garbage qemu_removes_stale help readme_figures_current
 	readme_figures_drift readme_figures_regenerate readme_tests_snapshot
-	selftest_catalogue guest_bench_peers run_report)
+	selftest_catalogue guest_bench_peers run_report tests_table_suites)
 echo "1..${#TESTS[@]}"
 
 # check NAME CONDITION-STATUS [DIAGNOSTIC]: one TAP result.
@@ -244,7 +244,7 @@ test_readme_tests_snapshot() {
 	figrepo
 	rm -f "$tmp/repo/bench/tests.txt"
 	mkdir -p "$res"
-	for s in checkpatch series replay cpuidle-ab infra kunit selftests; do
+	for s in checkpatch series replay cpuidle-ab infra ukunit kunit selftests; do
 		echo "10 0" >"$res/$s.count"
 	done
 	echo 1 >"$res/series.count.skip"
@@ -255,7 +255,7 @@ test_readme_tests_snapshot() {
 	grep -q '^soak  *3  *1  *0$' "$tmp/repo/bench/tests.txt" 2>/dev/null ||
 		bad="$bad no soak row in tests.txt;"
 	# shellcheck disable=SC2016 # backquotes of markdown
-	grep -q '^Closing line: `73 passed, 1 failed, 1 skipped`\.$' "$tmp/repo/HACKING.md" ||
+	grep -q '^Closing line: `83 passed, 1 failed, 1 skipped`\.$' "$tmp/repo/HACKING.md" ||
 		bad="$bad HACKING.md: $(grep '^Closing line' "$tmp/repo/HACKING.md");"
 	grep -q '^bench/tests.txt: make test, ' "$tmp/repo/HACKING.md" || bad="$bad no provenance;"
 	[ -z "$bad" ]
@@ -316,6 +316,19 @@ test_run_report() {
 	{ [ "$st" != 0 ] && grep -q usage <<<"$d"; } || bad="$bad bad argument: $d;"
 	[ -z "$bad" ]
 	check "run.sh report: the summary table and the plot from a guest output" $? "$bad"
+}
+
+# The test counts table of HACKING.md lists every suite make test counts.
+test_tests_table_suites() {
+	local counted listed
+	counted=$(sed -n 's/^count \([a-z-]*\) .*/\1/p' "$infra/test.sh" | tr '\n' ' ')
+	listed=$(python3 -c 'import importlib.util, sys
+s = importlib.util.spec_from_file_location("f", sys.argv[1])
+m = importlib.util.module_from_spec(s); s.loader.exec_module(m)
+print(" ".join(m.SUITES), end=" ")' "$infra/readme-figures.py")
+	[ -n "$counted" ] && [ "$counted" = "$listed" ]
+	check "readme-figures: the tests table has every suite of make test" $? \
+		"test.sh counts: $counted; readme-figures.py lists: $listed"
 }
 
 for t in "${TESTS[@]}"; do
