@@ -2040,6 +2040,31 @@ static void horizon_test_find_state_hint(struct kunit *test)
 	KUNIT_EXPECT_GT(test, unordered, 0);
 }
 
+/*
+ * The edges of the scan from the last state: a table whose state 1 costs
+ * less than state 0 is not ordered; going down from the last state, a
+ * state whose exit latency is the PM QoS limit itself is usable.
+ */
+static void horizon_test_find_state_hint_edges(struct kunit *test)
+{
+	struct horizon_test_env *env = test->priv;
+
+	horizon_test_add_state(env, US(10), US(20), false);
+	horizon_test_add_state(env, 0, US(5), false);
+	horizon_enable_device(&env->drv, &env->dev);
+	KUNIT_EXPECT_FALSE(test, env->data.ordered);
+
+	memset(&env->drv, 0, sizeof(env->drv));
+	horizon_test_client_table(env);
+	/* C6 with C1E's exit latency: still ordered by cost. */
+	env->drv.states[3].exit_latency_ns = US(10);
+	horizon_enable_device(&env->drv, &env->dev);
+	KUNIT_ASSERT_TRUE(test, env->data.ordered);
+	env->dev.last_state_idx = 3;
+	KUNIT_EXPECT_EQ(test, horizon_find_state(&env->drv, &env->dev, US(30),
+						 US(10)), 2);
+}
+
 /* Durations spanning 0 to a few ticks, plus KTIME_MAX. */
 static s64 horizon_test_random_ns(struct rnd_state *rnd)
 {
@@ -2305,6 +2330,7 @@ static struct kunit_case horizon_test_cases[] = {
 	KUNIT_CASE(horizon_test_enable_resets),
 	KUNIT_CASE(horizon_test_decay_lanes),
 	KUNIT_CASE(horizon_test_find_state_hint),
+	KUNIT_CASE(horizon_test_find_state_hint_edges),
 	KUNIT_CASE(horizon_test_random_inputs),
 	{}
 };
