@@ -109,13 +109,15 @@ MUTANTS = [
     # The two build breaks of the bots: the net's trace events only with
     # NO_HZ_COMMON, which HZ_PERIODIC with high-res timers lacks; and a
     # 64-bit modulo in the KUnit suite, a libgcc call on 32-bit.
-    ('trace-net-events-need-nohz-common', 'src:include/trace/events/timer.h',
+    # The series are written from the repository, so these two mutate it
+    # (the patch's + lines, its hunk counts kept).
+    ('trace-net-events-need-nohz-common', 'repo:include/trace/events/timer.h.patch',
      'bots:HZ_PERIODIC',
-     ('#endif\n\n/**\n * tick_idle_net - ',
-      ');\n\n#endif /*  _TRACE_TIMER_H */'),
-     ('\n/**\n * tick_idle_net - ',
-      ');\n#endif\n\n#endif /*  _TRACE_TIMER_H */')),
-    ('kunit-64-bit-modulo', 'src:drivers/cpuidle/governors/tests/horizon_kunit.c',
+     (' );\n #endif\n \n+/**\n+ * tick_idle_net - ',
+      '+);\n+\n #endif /*  _TRACE_TIMER_H */'),
+     (' );\n-#endif\n \n+/**\n+ * tick_idle_net - ',
+      '+);\n+#endif\n+\n #endif /*  _TRACE_TIMER_H */')),
+    ('kunit-64-bit-modulo', 'repo:drivers/cpuidle/governors/tests/horizon_kunit.c',
      'bots:i386 KUnit suites built in',
      'horizon_test_rand(&rnd, 2 * TICK_NSEC);',
      'horizon_test_random_ns(&rnd) % (2 * TICK_NSEC);'),
@@ -184,9 +186,13 @@ def suite_selftests(program):
 
 
 def suite_bots(pattern):
+    """The bots' builds matching PATTERN; only a build that fails counts
+    (a mutant of the repository also makes the series differ from the
+    prepared tree, which says nothing of the mutant)."""
     env = dict(os.environ, BOTS=pattern)
     st, log = run([os.path.join(INFRA, 'check-series.sh'), 'bots'], env=env)
-    return st, failed_names(log, r'^\s*not ok (.*)$'), log
+    names = [n for n in failed_names(log, r'^\s*not ok (.*)$') if n.startswith('build ')]
+    return (1 if names else 0), names, log
 
 
 def suite_tap(cmd):
