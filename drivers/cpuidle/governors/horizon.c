@@ -812,26 +812,32 @@ static bool horizon_timer_bounds(s64 sleep_ns, s64 expected_ns)
  * @expected_ns: Expected idle duration @idx was selected for.
  * @net_ns: Safety net to ask for, 0 if none can be had.
  * @latency_req: PM QoS exit latency limit, in nanoseconds.
+ * @tick_est: Estimate up to the next tick if the tick runs, else NULL.
  * @stop_tick: Whether the tick is to be stopped; cleared if a polling
- *	state is selected.
+ *	state is selected or the running tick is kept.
  *
  * With the tick stopped, only the next timer ends an idle period that
  * outlasts the prediction.  If the timer leaves room for a deeper state,
  * @idx is kept only with a safety net, or if the timer comes within
- * HORIZON_SAFE_TIMER_NS or twice @expected_ns.  Otherwise the deepest state
- * that fits before the timer is selected, as if the prediction were the
- * sleep length.  No net is asked for a state that stops the local timer
+ * HORIZON_SAFE_TIMER_NS or twice @expected_ns.  Otherwise, if the tick
+ * still runs, it is kept as the net and the state selected as in step 4;
+ * if not, the deepest state that fits before the timer is selected, as if
+ * the prediction were the sleep length.  No net is asked for a state that
+ * stops the local timer
  * (CPUIDLE_FLAG_TIMER_STOP): the net would have to go through the
  * broadcast timer device.  A polling state needs no net: its time limit
  * bounds it, and the tick is not stopped for it.
  *
- * Return: @idx, or the state selected for the sleep length.
+ * Return: @idx, or the state selected for the next tick or the sleep
+ * length.
  */
 static int horizon_guard(struct cpuidle_driver *drv,
 			 struct cpuidle_device *dev,
 			 const struct horizon_cpu *data, int idx,
 			 s64 sleep_ns, s64 expected_ns, u64 net_ns,
-			 s64 latency_req, bool *stop_tick)
+			 s64 latency_req,
+			 const struct horizon_estimate *tick_est,
+			 bool *stop_tick)
 {
 	if (!*stop_tick)
 		return idx;
@@ -845,6 +851,12 @@ static int horizon_guard(struct cpuidle_driver *drv,
 	if (horizon_timer_bounds(sleep_ns, expected_ns) ||
 	    !horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req))
 		return idx;
+	if (tick_est) {
+		*stop_tick = false;
+		return horizon_finish(drv, dev, data,
+				      horizon_expected_ns(tick_est, false),
+				      latency_req, stop_tick);
+	}
 	return horizon_finish(drv, dev, data, sleep_ns, latency_req, stop_tick);
 }
 
@@ -886,7 +898,7 @@ static int horizon_select_stopped(struct cpuidle_driver *drv,
 	idx = horizon_finish(drv, dev, data, expected_ns, latency_req,
 			     stop_tick);
 	return horizon_guard(drv, dev, data, idx, est->limit_ns, expected_ns,
-			     net_ns, latency_req, stop_tick);
+			     net_ns, latency_req, NULL, stop_tick);
 }
 
 /**
@@ -950,25 +962,11 @@ VISIBLE_IF_KUNIT int horizon_select(struct cpuidle_driver *drv,
 					 latency_req, stop_tick);
 		u64 net_ns = 0;
 
-		if (horizon_nets(dev->cpu) && 2 * expected_ns < sleep_ns &&
-		    !(drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP))
+		if (horizon_nets(dev->cpu) && 2 * expected_ns < sleep_ns)
 			net_ns = 2 * expected_ns;
-		/*
-		 * No net to be had, and the tick runs: keep it as the net
-		 * (step 4) rather than let horizon_guard() select for the
-		 * sleep length.
-		 */
-		if (!net_ns && !tick_stopped && delta_tick_ns < sleep_ns &&
-		    !horizon_timer_bounds(sleep_ns, expected_ns) &&
-		    horizon_deeper_fits(drv, dev, idx, sleep_ns, latency_req)) {
-			*stop_tick = false;
-			expected_ns = horizon_expected_ns(&tick_est, false);
-			return horizon_finish(drv, dev, data, expected_ns,
-					      latency_req, stop_tick);
-		}
 		return horizon_guard(drv, dev, data, idx, sleep_ns,
 				     expected_ns, net_ns, latency_req,
-				     stop_tick);
+				     tick_stopped ? NULL : &tick_est, stop_tick);
 	}
 	if (tick_stopped)
 		return horizon_select_stopped(drv, dev, data, &est, expected_ns,
@@ -1032,7 +1030,6 @@ VISIBLE_IF_KUNIT int horizon_enable_device(struct cpuidle_driver *drv,
 					   struct cpuidle_device *dev)
 {
 	struct horizon_cpu *data = horizon_cpu_data(dev->cpu);
-
 	int i;
 
 	memset(data, 0, sizeof(*data));
