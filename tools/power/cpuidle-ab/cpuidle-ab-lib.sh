@@ -16,6 +16,7 @@ ab_paths() {
 	AB_CPUIDLE=$AB_CPU/cpuidle
 	AB_POWERCAP=${SYSROOT:-}/sys/class/powercap
 	AB_INTERRUPTS=${SYSROOT:-}/proc/interrupts
+	AB_PMU=${SYSROOT:-}/sys/bus/event_source/devices
 	AB_TRACEFS=
 	for _t in "${SYSROOT:-}/sys/kernel/tracing" \
 		  "${SYSROOT:-}/sys/kernel/debug/tracing"; do
@@ -613,6 +614,48 @@ ab_pkg_parse() {
 				sub(/^Pk(g)?%pc/, "", k)
 				printf "pkg_pc%s_pct %.6f\n", k, val[i]
 			}
+	}'
+}
+
+# ab_pkg_perf_events: the perf events that give package C-state
+# residency without turbostat: each cN-residency event of the cstate_pkg
+# PMU and msr/tsc/ to divide by, comma-separated; nothing if the kernel
+# has either PMU missing (no intel_cstate, not x86, a VM).
+ab_pkg_perf_events() {
+	[ -r "$AB_PMU/msr/events/tsc" ] || return 0
+	_ev=
+	for _e in "$AB_PMU"/cstate_pkg/events/c*-residency; do
+		[ -r "$_e" ] || continue
+		_ev="$_ev${_ev:+,}cstate_pkg/${_e##*/}/"
+	done
+	[ -z "$_ev" ] || echo "$_ev,msr/tsc/"
+}
+
+# ab_pkg_perf_cpus: one CPU a package, where cstate_pkg counts.
+ab_pkg_perf_cpus() {
+	cat "$AB_PMU/cstate_pkg/cpumask" 2>/dev/null
+}
+
+# ab_pkg_perf_parse: from the output of "perf stat -x, -C CPUS -e EVENTS"
+# (EVENTS from ab_pkg_perf_events) on stdin, "pkg_pcN_pct VALUE" for each
+# package C-state: its residency over the TSC cycles of the same CPUs,
+# one a package, so that several packages average. Events perf could not
+# count are left out; without a TSC count, nothing.
+ab_pkg_perf_parse() {
+	awk -F, '
+	$3 ~ /^cstate_pkg\/c[0-9]+-residency\/?$/ && $1 ~ /^[0-9]+$/ {
+		k = $3
+		sub(/^cstate_pkg\/c/, "", k)
+		sub(/-residency\/?$/, "", k)
+		res[k] = $1
+		order[++n] = k
+	}
+	$3 ~ /^msr\/tsc\/?$/ && $1 ~ /^[0-9]+$/ { tsc = $1 + 0 }
+	END {
+		if (tsc <= 0)
+			exit
+		for (i = 1; i <= n; i++)
+			printf "pkg_pc%s_pct %.6f\n", order[i], 100 * res[order[i]] / tsc
 	}'
 }
 

@@ -4,9 +4,10 @@
 # cpuidle-ab: compare cpuidle governors on this machine. Runs a workload
 # under each governor in turn, round after round (A B C A B C ...), and
 # reports per governor the mean and spread over the rounds of: RAPL
-# package and core power, package C-state residency (turbostat), local
-# timer interrupts, idle entries and misses per state, safety nets armed
-# and fired, and the round-trip time of a pipe ping-pong between two CPUs.
+# package and core power, package C-state residency (turbostat, or perf's
+# cstate_pkg counters), local timer interrupts, idle entries and misses
+# per state, safety nets armed and fired, and the round-trip time of a
+# pipe ping-pong between two CPUs.
 # Writes a CSV, a JSON record of the machine and of the summary, and a
 # plot with gnuplot.
 # The governor found at the start is restored at the end, also on Ctrl-C.
@@ -345,16 +346,33 @@ if ! grep -q '^ *LOC:' "$AB_INTERRUPTS" 2>/dev/null; then
 	echo "local timer interrupts: not available (no LOC line in $AB_INTERRUPTS)"
 fi
 
-# Package C-states: turbostat's summary over each run, where it works.
+# Package C-states over each run: turbostat's summary where it works
+# (AB_PKG=1), otherwise perf's cstate_pkg counters over the TSC (AB_PKG=2).
 AB_PKG=0
 if ! command -v turbostat >/dev/null 2>&1; then
-	echo "package C-states: not available (no turbostat)"
+	pkg_why="no turbostat"
 elif [ -z "$(turbostat --quiet --Summary --show idle -- true 2>/dev/null |
 	     ab_pkg_parse)" ]; then
-	echo "package C-states: not available (turbostat reports none: $(turbostat \
-		--quiet --Summary --show idle -- true 2>&1 | head -n 1))"
+	pkg_why="turbostat reports none: $(turbostat --quiet --Summary --show idle \
+		-- true 2>&1 | head -n 1)"
 else
 	AB_PKG=1
+fi
+AB_PKG_EVENTS=$(ab_pkg_perf_events)
+AB_PKG_CPUS=$(ab_pkg_perf_cpus)
+if [ "$AB_PKG" = 1 ]; then
+	:
+elif [ -z "$AB_PKG_EVENTS" ] || [ -z "$AB_PKG_CPUS" ]; then
+	echo "package C-states: not available ($pkg_why; no perf cstate_pkg PMU)"
+elif ! command -v perf >/dev/null 2>&1; then
+	echo "package C-states: not available ($pkg_why; no perf for the cstate_pkg PMU)"
+elif [ -z "$(perf stat -x, -C "$AB_PKG_CPUS" -e "$AB_PKG_EVENTS" -- true 2>&1 |
+	     ab_pkg_perf_parse)" ]; then
+	echo "package C-states: not available ($pkg_why; perf counts none: $(perf stat \
+		-x, -C "$AB_PKG_CPUS" -e "$AB_PKG_EVENTS" -- true 2>&1 | head -n 1))"
+else
+	AB_PKG=2
+	echo "package C-states: perf cstate_pkg (no turbostat: $pkg_why)"
 fi
 AB_DESCRIBE=$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null ||
 	echo "not in a git tree")
@@ -518,20 +536,26 @@ run_workload() {
 	return $wl_rc
 }
 
-# pkg_start, pkg_stop: turbostat's summary of the run in $ab_tmp/pkg;
+# pkg_start, pkg_stop: turbostat's summary (or perf's counts) of the run
+# in $ab_tmp/pkg;
 # its command waits on a FIFO of its own, which pkg_stop writes to.
 pkg_start() {
-	[ "$AB_PKG" = 1 ] || return 0
+	[ "$AB_PKG" != 0 ] || return 0
 	rm -f "$ab_tmp/pkgfifo" "$ab_tmp/pkg"
 	mkfifo "$ab_tmp/pkgfifo" || return 0
 	# shellcheck disable=SC2016
-	turbostat --quiet --Summary --show idle -o "$ab_tmp/pkg" -- \
-		sh -c 'read -r x <"$1"' sh "$ab_tmp/pkgfifo" 2>/dev/null &
+	if [ "$AB_PKG" = 1 ]; then
+		turbostat --quiet --Summary --show idle -o "$ab_tmp/pkg" -- \
+			sh -c 'read -r x <"$1"' sh "$ab_tmp/pkgfifo" 2>/dev/null &
+	else
+		perf stat -x, -o "$ab_tmp/pkg" -C "$AB_PKG_CPUS" -e "$AB_PKG_EVENTS" -- \
+			sh -c 'read -r x <"$1"' sh "$ab_tmp/pkgfifo" 2>/dev/null &
+	fi
 	pkg_pid=$!
 }
 
 pkg_stop() {
-	[ "$AB_PKG" = 1 ] || return 0
+	[ "$AB_PKG" != 0 ] || return 0
 	# Opened read-write: never blocks, even if turbostat has gone.
 	echo x 1<>"$ab_tmp/pkgfifo"
 	wait "$pkg_pid"
@@ -617,7 +641,10 @@ run_round() {
 		rc=1
 	fi
 	ab_delta "$ab_tmp/before" "$ab_tmp/after" "$ncpus" >"$ab_tmp/m"
-	[ "$AB_PKG" = 0 ] || ab_pkg_parse <"$ab_tmp/pkg" >>"$ab_tmp/m"
+	case $AB_PKG in
+	1) ab_pkg_parse <"$ab_tmp/pkg" >>"$ab_tmp/m" ;;
+	2) ab_pkg_perf_parse <"$ab_tmp/pkg" >>"$ab_tmp/m" ;;
+	esac
 	s=$(awk '/^secs / { print $2 }' "$ab_tmp/m")
 	[ ! -s "$ab_tmp/ios" ] || awk -v s="$s" '{
 		printf "io_per_s %.6f\n", (s > 0 ? $1 / s : 0)

@@ -111,6 +111,43 @@ EOF
 	chmod +x "$tmp/bin/turbostat"
 }
 
+# A perf of our own, first on PATH too: with FAKE_PERF=1, "perf stat -x,
+# -o FILE ... -- COMMAND" runs the command and writes the counts of the
+# cstate_pkg events and msr/tsc/ (c10 not counted) as perf does, and logs
+# its arguments in $tmp/perf.args; otherwise it fails.
+mkperf() {
+	mkdir -p "$tmp/bin"
+	cat >"$tmp/bin/perf" <<EOF
+#!/bin/sh
+[ "\${FAKE_PERF:-}" = 1 ] || { echo "fake: perf not here" >&2; exit 1; }
+echo "\$*" >>"$tmp/perf.args"
+o=/dev/stderr
+while [ \$# -gt 0 ] && [ "\$1" != -- ]; do
+	[ "\$1" != -o ] || { o=\$2; shift; }
+	shift
+done
+shift
+"\$@"
+printf '%s\n' '# started on Mon Dec  7 00:00:00 2026' '' \
+	'<not counted>,,cstate_pkg/c10-residency/,0,100.00,,' \
+	'1000000,,cstate_pkg/c2-residency/,5000,100.00,,' \
+	'4000000,,cstate_pkg/c6-residency/,5000,100.00,,' \
+	'10000000,,msr/tsc/,5000,100.00,,' >"\$o"
+EOF
+	chmod +x "$tmp/bin/perf"
+}
+
+# The PMUs perf reads package C-states from, in fake tree $1.
+mkpmu() {
+	d=$1/sys/bus/event_source/devices
+	mkdir -p "$d/cstate_pkg/events" "$d/msr/events"
+	for e in c2 c6 c10; do
+		echo "event=0x00" >"$d/cstate_pkg/events/$e-residency"
+	done
+	echo 0 >"$d/cstate_pkg/cpumask"
+	echo "event=0x00" >"$d/msr/events/tsc"
+}
+
 planned test_wrap 3
 test_wrap() {
 	check wrap_none "$(ab_wrap_delta 1000 251000 262143328850)" 250000
@@ -616,8 +653,38 @@ test_pkg() {
 	has pkg_table "$tmp/out" "^package C6 %  *40.00 (0.000)  *40.00 (0.000)$"
 	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o13"
 	has pkg_not_available "$tmp/out" \
-		"^package C-states: not available (turbostat reports none: fake: no MSR)$"
+		"^package C-states: not available (turbostat reports none: fake: no MSR; no perf cstate_pkg PMU)$"
 	hasnot pkg_no_row "$tmp/out" "^package C[0-9]"
+}
+
+# Package C-states from perf's cstate_pkg counters where turbostat does
+# not work: residency over the TSC of one CPU a package.
+planned test_pkg_perf 9
+test_pkg_perf() {
+	check pkg_perf_parse "$(printf '%s\n' '400,,cstate_pkg/c6-residency/,1,100.00,,' \
+		'1000,,msr/tsc/,1,100.00,,' | ab_pkg_perf_parse)" "pkg_pc6_pct 40.000000"
+	check pkg_perf_parse_no_tsc "$(echo '400,,cstate_pkg/c6-residency/,1,100.00,,' |
+		ab_pkg_perf_parse)" ""
+	f=$tmp/f16
+	mkfake "$f"
+	mkpmu "$f"
+	rm -f "$tmp/perf.args"
+	FAKE_PERF=1 run_ab "$f" -g menu,ladder -r 2 -n 0 -s 0 -t 0.05 -o "$tmp/o16"
+	check pkg_perf_status "$ab_rc" 0
+	has pkg_perf_line "$tmp/out" \
+		"^package C-states: perf cstate_pkg (no turbostat: turbostat reports none: fake: no MSR)$"
+	check pkg_perf_csv "$(csv "$tmp/o16/rounds.csv" 2 ladder pkg_pc6_pct) $(
+		csv "$tmp/o16/rounds.csv" 1 menu pkg_pc2_pct)" "40.000000 10.000000"
+	check pkg_perf_not_counted "$(csv "$tmp/o16/rounds.csv" 1 menu pkg_pc10_pct)" ""
+	has pkg_perf_args "$tmp/perf.args" "^stat -x, -o .* -C 0 -e cstate_pkg/c10-residency/,cstate_pkg/c2-residency/,cstate_pkg/c6-residency/,msr/tsc/ -- sh -c "
+	rm "$f/sys/bus/event_source/devices/msr/events/tsc"
+	FAKE_PERF=1 run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o16"
+	has pkg_perf_no_tsc "$tmp/out" \
+		"^package C-states: not available (turbostat reports none: fake: no MSR; no perf cstate_pkg PMU)$"
+	mkpmu "$f"
+	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o16"
+	has pkg_perf_fails "$tmp/out" \
+		"^package C-states: not available (turbostat reports none: fake: no MSR; perf counts none: fake: perf not here)$"
 }
 
 # --json prints the summary; --report writes the report; both are taken
@@ -864,6 +931,7 @@ if [ "${1:-}" = --in-shell ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	mkbump
 	mkturbostat
+	mkperf
 	for plan_t in $tests; do
 		plan_want=${plan_t#*:}
 		plan_t=${plan_t%:*}
