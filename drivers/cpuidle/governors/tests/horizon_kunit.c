@@ -508,23 +508,62 @@ static void horizon_test_rare_long_tail(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, stop_tick);
 }
 
+/*
+ * How many long idles after @history short ones it takes the long ones to
+ * carry @share (of HORIZON_ONE) of the weight, with the weights decayed as
+ * horizon_learn() decays them: a model of the statistics alone.
+ */
+static int horizon_test_idles_to_share(int history, u64 share)
+{
+	u64 w_short = 0, w_long = 0;
+	int n, learned = 0;
+
+	for (n = 0; n < history + 1000; n++) {
+		if (n >= history &&
+		    w_long * HORIZON_ONE >= share * (w_short + w_long))
+			return n - history;
+		if (!(++learned % HORIZON_DECAY_EVERY)) {
+			w_short -= (w_short + BIT(HORIZON_DECAY_SHIFT) - 1) >>
+				   HORIZON_DECAY_SHIFT;
+			w_long -= (w_long + BIT(HORIZON_DECAY_SHIFT) - 1) >>
+				  HORIZON_DECAY_SHIFT;
+		}
+		if (n < history)
+			w_short += HORIZON_WEIGHT;
+		else
+			w_long += HORIZON_WEIGHT;
+	}
+	return -1;
+}
+
 static void horizon_test_burst_then_long(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
+	int lo, hi, i;
 	bool stop_tick;
-	int i;
 
 	horizon_test_client_table(env);
 	horizon_test_repeat(test, 100, US(10000), US(25));
 	KUNIT_ASSERT_LE(test, horizon_test_select(test, &stop_tick), 2);
 
-	/* Then only long timer-ended idles: deep again within 20. */
-	for (i = 0; i < 20; i++) {
+	/*
+	 * Then only long timer-ended idles: deep again once they carry the
+	 * majority the selection needs, not before the long ones outweigh
+	 * the short ones (the history counts) and no later than a decay
+	 * period after the majority (it does not linger).
+	 */
+	lo = horizon_test_idles_to_share(100, HORIZON_ONE / 2);
+	hi = horizon_test_idles_to_share(100, HORIZON_MAJORITY_LEFT) +
+	     HORIZON_DECAY_EVERY;
+	KUNIT_ASSERT_GT(test, lo, 0);
+	for (i = 0; i <= hi; i++) {
 		if (horizon_test_idle(test, US(10000), US(10000), false,
 				      &stop_tick) == 4)
 			break;
 	}
-	KUNIT_EXPECT_LT(test, i, 20);
+	kunit_info(test, "deep after %d long idles (model: %d to %d)", i, lo, hi);
+	KUNIT_EXPECT_GE(test, i, lo);
+	KUNIT_EXPECT_LE(test, i, hi);
 }
 
 static void horizon_test_repeating_interval(struct kunit *test)
