@@ -26,7 +26,8 @@
 			"tick_stops,tick_restarts,tick_wakeups,poll_limits,queries," \
 			"net_wakeups,idle_ns,net_programs,energy_c_nj,energy_d_nj," \
 			"ratio_c,ratio_d"
-#define USAGE		"usage: replay [-g GOVERNOR | -s STATE] [-p PARAM=0|1]... [-d] TABLE TRACE"
+#define USAGE		"usage: replay [-g GOVERNOR | -s STATE] [-p PARAM=0|1]... " \
+			"[-d] TABLE TRACE\n       replay -k < CASES"
 #define MAX_GOVERNORS	8
 #define MAX_PARAMS	8
 #define MAX_EVENTS	64
@@ -881,6 +882,29 @@ static void run_oracle(const struct table *t, const struct trace *tr,
 	}
 }
 
+/*
+ * replay -k: the stopped tick's expiry as the replay models tick-sched, for
+ * the tests to check against the cases of the kernel's KUnit suite. Reads
+ * "NOW TIMER NET_NS ARMED" lines (ns; ARMED 0 for no pending net), prints
+ * tick_bound() of each.
+ */
+static int check_bound(void)
+{
+	char line[MAX_LINE], extra;
+	long long v[4];
+	int n = 0;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		n++;
+		if (sscanf(line, "%lld %lld %lld %lld %c", &v[0], &v[1], &v[2],
+			   &v[3], &extra) != 4 || v[0] < 0 || v[1] < 0 ||
+		    v[2] < 0 || v[3] < 0)
+			fail("-k: line %d: expected NOW TIMER NET_NS ARMED", n);
+		printf("%lld\n", (long long)tick_bound(v[0], v[1], v[2], v[3]));
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = NULL;
@@ -891,6 +915,8 @@ int main(int argc, char **argv)
 	s64 v;
 	int opt, i, ran = 0;
 
+	if (argc == 2 && !strcmp(argv[1], "-k"))
+		return check_bound();
 	while ((opt = getopt(argc, argv, "g:p:s:d")) != -1) {
 		switch (opt) {
 		case 'g':

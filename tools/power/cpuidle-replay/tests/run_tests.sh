@@ -19,7 +19,8 @@ test_malformed test_menu_teo_timer test_teo_intercepts test_menu_repeating
 test_tick_retained test_latency_req test_poll_limit test_deterministic_traces
 test_lower_bound test_safety_net test_net_programs test_params test_new_families
 test_peer_origin test_peer_rows test_headline test_converter
-test_record_host_options test_residency_kernel test_lofo test_hw_converter"
+test_record_host_options test_residency_kernel test_lofo test_hw_converter
+test_sub_us_energy test_keep_cases"
 
 # result STATUS NAME: a test's one result line. Tests run in a subshell:
 # the status is left in $tmp/status for the count.
@@ -145,6 +146,59 @@ test_oracle_tick() {
 		[ "$(field "$tmp/out.csv" oracle energy_a_nj)" = 1049000 ] &&
 		[ "$(field "$tmp/out.csv" oracle energy_b_nj)" = 1099000 ]
 	result $? oracle_prefers_stopping_the_tick
+}
+
+# Energy to the nanosecond: a visit of T ns to a state of P mW costs its
+# entry energy plus P * T / 1000 nJ, rounded down, whether T is a whole
+# number of microseconds or not. One state (0 us, 500 mW, so no entry
+# energy), active power 100000 mW, one idle of 4001 us from t=1 ns at HZ=250
+# (tick at 4000000 ns). Keeping the tick: 3999999 ns (1999999 nJ), a
+# wakeup (3 us, 300000 nJ), 1001 ns (500 nJ): 2300499 nJ. Stopping it:
+# 2 + 2 us of active power (400000 nJ) and 4001000 ns (2000500 nJ): 2400500.
+# The oracle keeps the tick: 2300499 under every model (no exit latency).
+# Counting whole microseconds would give 2300000.
+test_sub_us_energy() {
+	local m bad=0
+	printf 'active 100000 100000\nS1 0 0 500 500\n' >"$tmp/sub.tbl"
+	echo "idle 10 t4001" >"$tmp/sub.trace"
+	"$bindir/replay-hz250" "$tmp/sub.tbl" "$tmp/sub.trace" >"$tmp/out.csv" || bad=1
+	for m in a b c d; do
+		[ "$(field "$tmp/out.csv" oracle "energy_${m}_nj")" = 2300499 ] ||
+			{ echo "# model $m: $(field "$tmp/out.csv" oracle "energy_${m}_nj") nJ"; bad=1; }
+	done
+	result $bad energy_to_the_nanosecond
+}
+
+# The replay's model of the net on the stopped tick against the cases of
+# the kernel's KUnit suite (tick_keep_cases in kernel/time/tick-sched_test.c,
+# "now" 1 ms, the new net at now + max_sleep_ns): one table for both. With
+# a timer far beyond, the expiry is the pending net where the kernel keeps
+# it, the new one otherwise.
+test_keep_cases() {
+	local src=$top/../../../kernel/time/tick-sched_test.c bad=0
+	if ! python3 - "$src" >"$tmp/keep.cases" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r'tick_keep_cases\[\] = \{(.*?)\n\};', text, re.S)
+rows = re.findall(r'\{\s*"([^"]*)",\s*(true|false),\s*(\d+),\s*(\d+),'
+                  r'\s*(\d+),\s*(\d+)\s*\}', m.group(1) if m else '')
+if len(rows) < 4:
+    sys.exit('no tick_keep_cases table in ' + sys.argv[1])
+for name, pending, armed, net, sleep, want in rows:
+    if int(net) != 1000000 + int(sleep):
+        sys.exit(f'{name}: the new net is not now (1 ms) + max_sleep_ns')
+    print(f'1000000 4000000000 {sleep} {armed if pending == "true" else 0} {want} {name}')
+PY
+	then
+		result 1 keep_cases_of_the_kernel
+		return
+	fi
+	cut -d' ' -f1-4 "$tmp/keep.cases" | "$replay" -k >"$tmp/keep.out" || bad=1
+	paste -d' ' "$tmp/keep.out" "$tmp/keep.cases" >"$tmp/keep.both"
+	awk '$1 != $6 { print "# " substr($0, index($0, $7)) ": replay " $1 ", kernel " $6; bad = 1 }
+	     END { exit bad }' "$tmp/keep.both" || bad=1
+	[ "$(wc -l <"$tmp/keep.out")" = "$(wc -l <"$tmp/keep.cases")" ] || bad=1
+	result $bad keep_cases_of_the_kernel
 }
 
 # Model B puts the break-even of S2 against S1 beyond S2's target
