@@ -7,8 +7,8 @@
 # timers on and with highres=off, and compare in each boot, rounds
 # interleaved with cpuidle-ab: horizon with and without safety nets,
 # teo71, menu71, teo and menu (infra/guest/compare-job.sh). Writes the
-# table to bench/guest.txt. Measured under TCG: no power figure, only
-# counters and wakeup latencies.
+# table to bench/guest.txt, and its plot to bench/guest.png (with gnuplot).
+# Measured under TCG: no power figure, only counters and wakeup latencies.
 # Environment: PEERS (the peer kernel tree, one, absolute or relative to
 # the repo, as for make bench; default ../shared/peers/linux-7.1 beside the
 # repo), PEERS_NAME (its version, when the tree cannot tell it; see
@@ -152,4 +152,7 @@ for path, mode in ((on, 'high-resolution timers on'), (off, 'highres=off')):
                                           rel['rtt_p99_us']))
 PY
 phase "guest comparison: bench/guest.txt"
+# The plot beside it, where gnuplot is installed.
+python3 "$infra/guest-plot.py" "$repo/bench/guest.txt" "$repo/bench/guest.png" ||
+	echo "guest-bench.sh: no plot of bench/guest.txt (see above)"
 [ "$status" = 0 ] || die "a guest job failed (see $results/guest-compare.log)"

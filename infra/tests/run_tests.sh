@@ -22,7 +22,8 @@ TESTS=(tally_pass tally_failed_test tally_bad_exit tally_no_end tally_missing
 	tally_kernel_log tally_skip_all count_good count_empty count_no_file
 	count_bad_exit count_garbage qemu_removes_stale help readme_figures_current
 	readme_figures_drift readme_figures_regenerate readme_tests_snapshot
-	selftest_catalogue guest_bench_peers run_report tests_table_suites)
+	selftest_catalogue guest_bench_peers run_report tests_table_suites
+	guest_plot)
 echo "1..${#TESTS[@]}"
 
 # check NAME CONDITION-STATUS [DIAGNOSTIC]: one TAP result.
@@ -329,6 +330,36 @@ print(" ".join(m.SUITES), end=" ")' "$infra/readme-figures.py")
 	[ -n "$counted" ] && [ "$counted" = "$listed" ]
 	check "readme-figures: the tests table has every suite of make test" $? \
 		"test.sh counts: $counted; readme-figures.py lists: $listed"
+}
+
+# guest-plot.py: a PNG of guest.txt's tables; nothing written, and an
+# error, for a file without any.
+test_guest_plot() {
+	local bad="" d
+	printf '%s\n' "no tables here" >"$tmp/g-none.txt"
+	d=$(python3 "$infra/guest-plot.py" "$tmp/g-none.txt" "$tmp/g-none.png" 2>&1) &&
+		bad="$bad accepted a file without tables;"
+	grep -q "no table in" <<<"$d" || bad="$bad no message: $d;"
+	[ ! -e "$tmp/g-none.png" ] || bad="$bad wrote a PNG without tables;"
+	printf '%s\n' "Guest comparison" "" "== high-resolution timers on" \
+		"   driver:    acpi_idle" "" \
+		"pingpong-50us miss% LOC/s entries/s nets/s p50_us p90_us p99_us" \
+		"horizon 30.35 1293 2946 2.4 2592 5533 11972" \
+		"teo71 41.12 678 1398 0.0 5432 7863 21195" "" "== highres=off" "" \
+		"idle miss% LOC/s entries/s nets/s p50_us p90_us p99_us" \
+		"horizon 11.90 30 40 0.0 3000 4000 4200" >"$tmp/g.txt"
+	if command -v gnuplot >/dev/null; then
+		d=$(python3 "$infra/guest-plot.py" "$tmp/g.txt" "$tmp/g.png" 2>&1) ||
+			bad="$bad failed: $d;"
+		[ "$(head -c 4 "$tmp/g.png" 2>/dev/null | tail -c 3)" = PNG ] ||
+			bad="$bad no PNG written;"
+	else
+		d=$(python3 "$infra/guest-plot.py" "$tmp/g.txt" "$tmp/g.png" 2>&1) &&
+			bad="$bad no error without gnuplot;"
+		grep -q "gnuplot is missing" <<<"$d" || bad="$bad no message: $d;"
+	fi
+	[ -z "$bad" ]
+	check "guest-plot.py: a PNG of the tables, an error without any" $? "$bad"
 }
 
 for t in "${TESTS[@]}"; do
