@@ -2202,6 +2202,26 @@ static void horizon_test_check_choice(struct kunit *test, int idx,
 			KUNIT_EXPECT_GE(test, env->dev.safety_net_ns,
 					2 * (u64)TICK_NSEC);
 		KUNIT_EXPECT_LT(test, (s64)env->dev.safety_net_ns, sleep_ns);
+		/*
+		 * And only for somewhere to go: the net wakes the CPU to
+		 * select again, which pays only if a deeper state, enabled
+		 * and within the latency limit, fits before the timer.  Not
+		 * from a state that stops the timer the net would run on.
+		 */
+		KUNIT_EXPECT_FALSE(test, drv->states[idx].flags &
+				   CPUIDLE_FLAG_TIMER_STOP);
+		for (i = idx + 1; i < drv->state_count; i++) {
+			const struct cpuidle_state *s = &drv->states[i];
+
+			if (!env->dev.states_usage[i].disable &&
+			    s->exit_latency_ns <= env->latency_req_ns &&
+			    s->target_residency_ns +
+			    HORIZON_EXIT_MARGIN(s->exit_latency_ns) <= sleep_ns)
+				break;
+		}
+		KUNIT_EXPECT_LT_MSG(test, i, drv->state_count,
+				    "a net from state %d with no deeper state to go to",
+				    idx);
 	}
 }
 
