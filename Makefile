@@ -33,10 +33,13 @@ help:
 	@echo "make soak           the debug kernel (KASAN, UBSAN, lockdep) soaked SOAK_S s (300) per preset"
 	@echo "make mutants        apply small defects one at a time; each must fail a test"
 	@echo "                    (MUTANTS=\"NAME...\" for some; infra/mutants.py lists them)"
-	@echo "make mutants-auto   mutants derived from horizon.c and the series' tick-sched, idle,"
-	@echo "                    cpuidle and sysfs lines, run against the user-space KUnit"
-	@echo "                    build; a score per file and function, every survivor"
+	@echo "make mutants-auto   mutants derived from horizon.c and the tick-internal.h helpers,"
+	@echo "                    run against the user-space KUnit build; a score per file"
+	@echo "                    and function, every survivor"
 	@echo "                    (MUTANTS_AUTO_SAMPLE=N for a fixed sample of N)"
+	@echo "make mutants-kernel the mutants of the tick-sched, idle, cpuidle and sysfs lines,"
+	@echo "                    each in a rebuilt boot kernel with the kselftests (minutes"
+	@echo "                    a mutant; MUTANTS_KERNEL_SAMPLE=N for a fixed sample of N)"
 	@echo "make ukunit         the horizon and tick-sched-net KUnit suites in user space,"
 	@echo "                    HZ=250 and 1000, each case in its own process (seconds)"
 	@echo "make shell          boot the guest to a shell"
@@ -102,10 +105,13 @@ check-series: prepare
 mutants: prepare
 	@python3 $(INFRA)/mutants.py $(MUTANTS)
 
-.PHONY: ukunit mutants-auto
+.PHONY: ukunit mutants-auto mutants-kernel
 
 mutants-auto:
 	@python3 $(INFRA)/mutants_auto.py $(if $(MUTANTS_AUTO_SAMPLE),--sample $(MUTANTS_AUTO_SAMPLE))
+
+mutants-kernel: prepare
+	@python3 $(INFRA)/mutants_auto.py --kernel $(if $(MUTANTS_KERNEL_SAMPLE),--sample $(MUTANTS_KERNEL_SAMPLE))
 
 ukunit:
 	@$(INFRA)/ukunit/check.sh "$(HORIZON_CACHE)/ukunit"

@@ -14,12 +14,15 @@ cpuidle.c and sysfs.c (the "+" lines of their *.patch files).
 Each mutant runs against the cheapest suite that could catch it: the
 user-space KUnit build (infra/ukunit) at HZ=250 and, if it survives there,
 HZ=1000, for horizon.c and the tick-internal.h helpers (their cases in
-kernel/time/tick-sched_test.c). The others need a kernel suite (QEMU KUnit
-or the kselftests): they are listed, not run. A mutant is killed when a
-case that passes unmutated fails (or crashes, or times out); one that does
-not compile is stillborn and does not count. The repository is never
-written: the sources are copied into a work directory first, and every
-mutant is compiled from a copy of its own.
+kernel/time/tick-sched_test.c). The others need the kernel: they run with
+--kernel (`make mutants-kernel`), each written into the prepared tree, the
+boot kernel rebuilt and booted in QEMU with the kselftests of its file
+(cpuidle_safety_net.sh, the quick tests first; cpuidle_governor.sh for
+sysfs.c), the tree put back afterwards. A mutant is killed when a case
+that passes unmutated fails (or crashes, or times out); one that does not
+compile is stillborn and does not count. The repository is never written:
+the user-space build copies the sources into a work directory first, and
+every mutant is compiled from a copy of its own.
 
 Mutants marked by hand as equivalent (same behaviour as the code) in
 infra/mutants-equivalent.txt, one "ID  reason" a line, do not count
@@ -30,6 +33,12 @@ $HORIZON_CACHE/results/mutants-auto.{txt,json}.
 
 Usage: mutants_auto.py [options]
   --list             print the mutants (ID, place, change) and exit
+  --kernel           run the kernel-suite mutants instead (tick-sched.c,
+                     idle.c, cpuidle.c, sysfs.c): each rebuilds the boot
+                     kernel and boots it with the kselftests, minutes a
+                     mutant; results in mutants-kernel.{txt,json}
+  --no-baseline      with --kernel: do not first check that the suites
+                     pass unmutated (when the same tree just passed)
   --sample N         a fixed sample of N mutants (seeded: the same code
                      gives the same sample; also MUTANTS_AUTO_SAMPLE)
   --seed S           seed of the sample (default 39)
@@ -52,6 +61,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -78,7 +88,7 @@ TARGETS = [
     ('drivers/cpuidle/governors/horizon.c', 'file', 'ukunit'),
     ('kernel/time/tick-internal.h.patch', 'patch', 'ukunit'),
     ('kernel/time/tick-sched.c.patch', 'patch',
-     'kernel: KUnit and selftests (cpuidle_safety_net.sh)'),
+     'kernel: selftests (cpuidle_safety_net.sh)'),
     ('kernel/sched/idle.c.patch', 'patch',
      'kernel: selftests (cpuidle_safety_net.sh)'),
     ('drivers/cpuidle/cpuidle.c.patch', 'patch',
@@ -542,6 +552,134 @@ class Ukunit:
         return 'survived', ''
 
 
+def source_lines(patch_text):
+    """Patch line index -> line number in the patched file, for the "+"
+    and context lines of PATCH_TEXT."""
+    where = {}
+    lines = patch_text.split('\n')
+    i = 0
+    while i < len(lines):
+        m = re.match(r'@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@', lines[i])
+        if not m:
+            i += 1
+            continue
+        old, n, new = int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 1)
+        j = i + 1
+        while j < len(lines) and (old > 0 or new > 0):
+            line = lines[j]
+            if line.startswith('-'):
+                old -= 1
+            elif not line.startswith('\\'):
+                if not line.startswith('+'):
+                    old -= 1
+                where[j] = n
+                n += 1
+                new -= 1
+            j += 1
+        i = j
+    return where
+
+
+# Kernel suites: the boot kernel's kselftests, the cheap checks first so
+# that most mutants are killed before the long ones run.
+NET_FIRST = ('test_param test_net_fires test_net_time_base test_net_rearm '
+             'test_net_nohz_full test_net_reprogram_cost')
+NET_REST = ('test_param_rejects test_net_param_off test_net_menu '
+            'test_local_timer_irqs test_net_idle_accounting '
+            'test_stuck_shallow test_stuck_shallow_no_net')
+
+
+class Kernel:
+    """Kernel mutants: each is written into the prepared tree, the boot
+    kernel is rebuilt (infra/build-kernel.sh, incremental) and booted in
+    QEMU with the kselftest program that covers its file; the source is put
+    back afterwards, whatever happens."""
+
+    def __init__(self, patches):
+        self.src = os.path.join(CACHE, 'linux')
+        self.saved = {}
+        for path in patches:
+            rel = path[:-len('.patch')]
+            with open(os.path.join(self.src, rel)) as f:
+                self.saved[rel] = f.read()
+
+    @staticmethod
+    def stages(suite):
+        if 'cpuidle_governor.sh' in suite:
+            return [('cpuidle_governor.sh', '')]
+        return [('cpuidle_safety_net.sh', NET_FIRST), ('cpuidle_safety_net.sh', NET_REST)]
+
+    def restore(self):
+        for rel, text in self.saved.items():
+            with open(os.path.join(self.src, rel)) as f:
+                if f.read() == text:
+                    continue
+            with open(os.path.join(self.src, rel), 'w') as f:
+                f.write(text)
+
+    def guest(self, program, tests):
+        env = dict(os.environ)
+        append = env.get('HORIZON_APPEND', '') + ' horizon.only=' + program
+        if tests:
+            append += ' horizon.tests=' + ','.join(tests.split())
+        env['HORIZON_APPEND'] = append.strip()
+        # A hung guest is a killed mutant: no need to wait qemu.sh's 600 s.
+        env['HORIZON_TIMEOUT'] = env.get('MUTANTS_KERNEL_TIMEOUT', '360')
+        try:
+            p = subprocess.run([os.path.join(INFRA, 'qemu.sh'), 'test'], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=1200, check=False)
+            st, out = p.returncode, p.stdout
+        except subprocess.TimeoutExpired:
+            return None, [], ''
+        failed = re.findall(r'^not ok \d+ (\S+)', out, re.M)
+        return st, failed, out
+
+    def baseline(self, suites):
+        st, out = run([os.path.join(INFRA, 'build-kernel.sh')], 3600)
+        if st != 0:
+            sys.exit(f'mutants_auto.py: the boot kernel does not build without '
+                     f'a mutant:\n{out[-2000:]}')
+        for suite in suites:
+            for program, tests in self.stages(suite):
+                st, failed, out = self.guest(program, tests)
+                if st != 0 or failed:
+                    sys.exit(f'mutants_auto.py: {program} fails without a mutant '
+                             f'({", ".join(failed) or "no result"}):\n{out[-2000:]}')
+
+    def test(self, mu, mutated_patch, original_patch):
+        rel = mu.target[0][:-len('.patch')]
+        where = source_lines(original_patch)
+        text = self.saved[rel].split('\n')
+        old_p, new_p = original_patch.split('\n'), mutated_patch.split('\n')
+        for j, (a, b) in enumerate(zip(old_p, new_p)):
+            if a == b:
+                continue
+            n = where[j] - 1
+            if text[n] != a[1:]:
+                return 'error', f'{rel}:{n + 1} is not the line of the patch'
+            text[n] = b[1:]
+        try:
+            with open(os.path.join(self.src, rel), 'w') as f:
+                f.write('\n'.join(text))
+            st, out = run([os.path.join(INFRA, 'build-kernel.sh')], 3600)
+            if st != 0:
+                err = [l for l in out.splitlines() if 'error' in l] or ['build failed']
+                return 'stillborn', err[0][:200]
+            for program, tests in self.stages(mu.target[2]):
+                st, failed, out = self.guest(program, tests)
+                if failed:
+                    return 'killed', f'{program}: {", ".join(failed)}'
+                if st is None:
+                    return 'killed', f'{program}: the guest did not finish'
+                if st != 0:
+                    tail = (out.strip().splitlines() or ['?'])[-1][:160]
+                    return 'killed', f'{program}: exit {st} ({tail})'
+            return 'survived', ''
+        finally:
+            self.restore()
+
+
 def score(k, s):
     return f'{100.0 * k / (k + s):5.1f}%' if k + s else '    -'
 
@@ -591,8 +729,73 @@ def report(mutants, unrun_funcs, eq, stale, elapsed, sample):
     notrun = sum(1 for m in mutants if m.status == 'not run')
     if notrun:
         w('')
-        w(f'{notrun} mutants need a kernel suite (QEMU): listed with --list, not run.')
+        w(f'{notrun} mutants not run here (kernel suites: make mutants-kernel).')
     return '\n'.join(out), bool(bad)
+
+
+def write_results(stem, text, mutants):
+    results = os.path.join(CACHE, 'results')
+    os.makedirs(results, exist_ok=True)
+    with open(os.path.join(results, stem + '.txt'), 'w') as f:
+        f.write(text + '\n')
+    with open(os.path.join(results, stem + '.json'), 'w') as f:
+        json.dump([{'id': m.id, 'file': m.target[0], 'function': m.func,
+                    'operator': m.op, 'place': m.place, 'suite': m.target[2],
+                    'status': m.status, 'detail': m.detail,
+                    'before': m.before, 'after': m.after} for m in mutants],
+                  f, indent=1)
+
+
+def run_kernel(mutants, originals, unrun, eq, stale, start, sample, opts):
+    """--kernel: the mutants of the tick-sched, idle, cpuidle and sysfs
+    patches, one boot kernel build and QEMU run each (minutes a mutant)."""
+    patches = sorted({m.target[0] for m in mutants})
+    kern = Kernel(patches)
+    partial = opts['ids'] or opts['files'] or opts['functions']
+    stem = 'mutants-kernel' + ('-partial' if partial else '-sample' if sample else '')
+    for m in mutants:
+        m.status, m.detail = 'not run', 'not reached'
+
+    def save():
+        text, bad = report(mutants, unrun, eq, stale, time.time() - start, sample)
+        write_results(stem, text, mutants)
+        return text, bad
+
+    def stop(*_):
+        kern.restore()
+        save()
+        sys.exit('mutants_auto.py: interrupted; the prepared tree is put back, '
+                 'the results so far written')
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        if opts['baseline']:
+            kern.baseline(sorted({m.target[2] for m in mutants}))
+            print('mutants-auto: kernel baseline built and passing', flush=True)
+        else:
+            print('mutants-auto: kernel baseline not run (--no-baseline)', flush=True)
+        for n, mu in enumerate(mutants, 1):
+            t0 = time.time()
+            st, detail = kern.test(mu, mutated_file(mu, originals[mu.target[0]]),
+                                   originals[mu.target[0]])
+            if st == 'error':
+                print(f'mutants_auto.py: {mu.id}: {detail}', file=sys.stderr)
+                return 1
+            if st != 'stillborn' and mu.id in eq:
+                st = 'killed' if st == 'killed' else 'equivalent'
+                detail = detail or eq[mu.id]
+            mu.status, mu.detail = st, detail
+            print(f'[{n}/{len(mutants)}] {mu.id} {st.upper()} ({time.time() - t0:.0f} s)'
+                  + (f' {detail}' if detail else ''), flush=True)
+            save()
+    finally:
+        kern.restore()
+        # Leave the boot kernel built from the unmutated tree.
+        run([os.path.join(INFRA, 'build-kernel.sh')], 3600)
+    text, bad = save()
+    print(text)
+    return 1 if bad else 0
 
 
 def main(argv):
@@ -600,7 +803,7 @@ def main(argv):
     opts = {'sample': os.environ.get('MUTANTS_AUTO_SAMPLE') or None,
             'seed': SEED, 'jobs': os.cpu_count() or 1, 'files': [],
             'functions': [], 'list': False, 'min': None, 'ids': None,
-            'extra': None}
+            'extra': None, 'kernel': False, 'baseline': True}
     while args:
         a = args.pop(0)
         try:
@@ -609,6 +812,10 @@ def main(argv):
                 return 0
             if a == '--list':
                 opts['list'] = True
+            elif a == '--kernel':
+                opts['kernel'] = True
+            elif a == '--no-baseline':
+                opts['baseline'] = False
             elif a == '--sample':
                 opts['sample'] = args.pop(0)
             elif a == '--seed':
@@ -648,6 +855,8 @@ def main(argv):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, dst)
         mutants = generate(snapshot, opts['files'], opts['functions'])
+        if opts['kernel']:
+            mutants = [m for m in mutants if m.target[2] != 'ukunit']
         if not mutants:
             print('mutants_auto.py: no mutant matches', file=sys.stderr)
             return 2
@@ -682,6 +891,9 @@ def main(argv):
             with open(os.path.join(snapshot if suite == 'ukunit' else REPO, path)
                       if suite == 'ukunit' else os.path.join(REPO, path)) as f:
                 originals[path] = f.read()
+        if opts['kernel']:
+            return run_kernel(mutants, originals, unrun, eq, stale, start, sample,
+                              opts)
         todo = [m for m in mutants if m.target[2] == 'ukunit']
         for m in mutants:
             if m.target[2] != 'ukunit':
@@ -711,19 +923,10 @@ def main(argv):
             list(pool.map(one, enumerate(todo)))
         text, bad = report(mutants, unrun, eq, stale, time.time() - start, sample)
         print(text)
-        results = os.path.join(CACHE, 'results')
-        os.makedirs(results, exist_ok=True)
         # A partial run does not overwrite the results of a whole one.
         partial = opts['ids'] or opts['extra'] or opts['files'] or opts['functions']
         stem = 'mutants-auto' + ('-partial' if partial else '-sample' if sample else '')
-        with open(os.path.join(results, stem + '.txt'), 'w') as f:
-            f.write(text + '\n')
-        with open(os.path.join(results, stem + '.json'), 'w') as f:
-            json.dump([{'id': m.id, 'file': m.target[0], 'function': m.func,
-                        'operator': m.op, 'place': m.place, 'suite': m.target[2],
-                        'status': m.status, 'detail': m.detail,
-                        'before': m.before, 'after': m.after} for m in mutants],
-                      f, indent=1)
+        write_results(stem, text, mutants)
         for path, _, suite in TARGETS:
             if suite != 'ukunit':
                 continue
