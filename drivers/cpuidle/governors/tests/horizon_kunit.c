@@ -246,6 +246,12 @@ static void horizon_test_select_client(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stop_tick, c->want_stop_tick);
 }
 
+/*
+ * One state, as drivers with a single C1 register it: always that state;
+ * the tick is stopped for a long sleep (no timer: the sleep length is then
+ * bounded by the timekeeping's deferment, seconds, never KTIME_MAX) and
+ * kept for a short one. A lone polling state never stops the tick.
+ */
 static void horizon_test_single_state(struct kunit *test)
 {
 	struct horizon_test_env *env = test->priv;
@@ -254,9 +260,15 @@ static void horizon_test_single_state(struct kunit *test)
 	horizon_test_add_state(env, US(2), US(4), false);
 	env->sleep_length_ns = US(1);
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
-	env->sleep_length_ns = KTIME_MAX;
+	KUNIT_EXPECT_FALSE(test, stop_tick);
+	env->sleep_length_ns = 4 * NSEC_PER_SEC;
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
 	KUNIT_EXPECT_TRUE(test, stop_tick);
+	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
+
+	env->drv.states[0].flags = CPUIDLE_FLAG_POLLING;
+	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
+	KUNIT_EXPECT_FALSE(test, stop_tick);
 }
 
 /*
