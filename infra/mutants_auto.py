@@ -39,6 +39,8 @@ Usage: mutants_auto.py [options]
                      mutant; results in mutants-kernel.{txt,json}
   --no-baseline      with --kernel: do not first check that the suites
                      pass unmutated (when the same tree just passed)
+  --rescore JSON     report a results .json again with the equivalents
+                     marked since (rewrites it and its .txt)
   --sample N         a fixed sample of N mutants (seeded: the same code
                      gives the same sample; also MUTANTS_AUTO_SAMPLE)
   --seed S           seed of the sample (default 39)
@@ -729,21 +731,23 @@ def report(mutants, unrun_funcs, eq, stale, elapsed, sample):
     notrun = sum(1 for m in mutants if m.status == 'not run')
     if notrun:
         w('')
-        w(f'{notrun} mutants not run here (kernel suites: make mutants-kernel).')
+        w(f'{notrun} mutants not run here: the kernel ones run with make '
+          f'mutants-kernel; a sample or a stopped run leaves the rest.')
     return '\n'.join(out), bool(bad)
 
 
-def write_results(stem, text, mutants):
-    results = os.path.join(CACHE, 'results')
+def write_results(stem, text, mutants, results=None):
+    results = results or os.path.join(CACHE, 'results')
     os.makedirs(results, exist_ok=True)
-    with open(os.path.join(results, stem + '.txt'), 'w') as f:
-        f.write(text + '\n')
-    with open(os.path.join(results, stem + '.json'), 'w') as f:
-        json.dump([{'id': m.id, 'file': m.target[0], 'function': m.func,
-                    'operator': m.op, 'place': m.place, 'suite': m.target[2],
-                    'status': m.status, 'detail': m.detail,
-                    'before': m.before, 'after': m.after} for m in mutants],
-                  f, indent=1)
+    rows = [{'id': m.id, 'file': m.target[0], 'function': m.func,
+             'operator': m.op, 'place': m.place, 'suite': m.target[2],
+             'status': m.status, 'detail': m.detail,
+             'before': m.before, 'after': m.after} for m in mutants]
+    for ext, data in (('.json', json.dumps(rows, indent=1)), ('.txt', text)):
+        tmp = os.path.join(results, stem + ext + '.tmp')
+        with open(tmp, 'w') as f:
+            f.write(data + '\n')
+        os.replace(tmp, os.path.join(results, stem + ext))
 
 
 def run_kernel(mutants, originals, unrun, eq, stale, start, sample, opts):
@@ -798,6 +802,35 @@ def run_kernel(mutants, originals, unrun, eq, stale, start, sample, opts):
     return 1 if bad else 0
 
 
+def rescore(path):
+    """--rescore: the report of a results .json again, with the mutants
+    marked equivalent since it was written; rewrites its .txt and .json."""
+    import types
+    try:
+        with open(path) as f:
+            rows = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f'mutants_auto.py: --rescore {path}: {e}', file=sys.stderr)
+        return 2
+    eq = read_equivalents()
+    mutants = []
+    for r in rows:
+        m = types.SimpleNamespace(**r)
+        m.target = (r['file'], None, r['suite'])
+        m.func, m.first, m.op = r['function'], 0, r['operator']
+        if m.status == 'survived' and m.id in eq:
+            m.status, m.detail = 'equivalent', eq[m.id]
+        elif m.status == 'equivalent' and m.id not in eq:
+            m.status = 'survived'
+        mutants.append(m)
+    sample = ' (a sample' in open(path[:-len('.json')] + '.txt').readline()
+    text, bad = report(mutants, [], eq, [], 0, sample)
+    print(text)
+    write_results(os.path.basename(path)[:-len('.json')], text, mutants,
+                  os.path.dirname(os.path.abspath(path)))
+    return 1 if bad else 0
+
+
 def main(argv):
     args = argv[1:]
     opts = {'sample': os.environ.get('MUTANTS_AUTO_SAMPLE') or None,
@@ -816,6 +849,8 @@ def main(argv):
                 opts['kernel'] = True
             elif a == '--no-baseline':
                 opts['baseline'] = False
+            elif a == '--rescore':
+                return rescore(args.pop(0))
             elif a == '--sample':
                 opts['sample'] = args.pop(0)
             elif a == '--seed':
