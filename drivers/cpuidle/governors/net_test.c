@@ -7,10 +7,12 @@
  * NET_TEST_NET_NS, so that on an idle CPU nets expire many times per tick
  * period.  That wastes energy on purpose: the cpuidle kselftests use it to
  * check what tick-sched does with nets that expire far more often than
- * jiffies advance (no tick's worth of idle time accounted per net).  It is
- * built only into debug kernels, and registered only when the kernel is
- * booted with net_test.enable=1: a kernel that merely has it built in does
- * not offer it in available_governors.
+ * jiffies advance (no tick's worth of idle time accounted per net), and it
+ * warns if tick_nohz_get_sleep_length() leaves the time to the next event
+ * unwritten, which governors read to decide the tick.  It is built only into
+ * debug kernels, and registered only when the kernel is booted with
+ * net_test.enable=1: a kernel that merely has it built in does not offer it
+ * in available_governors.
  */
 
 #include <linux/cpuidle.h>
@@ -31,8 +33,17 @@ static int net_test_select(struct cpuidle_driver *drv,
 			   struct cpuidle_device *dev, bool *stop_tick)
 {
 	s64 latency_req = cpuidle_governor_latency_req(dev->cpu);
+	ktime_t delta_tick = KTIME_MIN;
 	int idx = -1;
 	int i;
+
+	/*
+	 * tick-sched's side of what governors rely on, checked under the nets
+	 * of this governor: the time to the next event of the tick device is
+	 * written on every call, a net pending or not.
+	 */
+	tick_nohz_get_sleep_length(&delta_tick);
+	WARN_ON_ONCE(delta_tick == KTIME_MIN);
 
 	for (i = 0; i < drv->state_count; i++) {
 		if (dev->states_usage[i].disable)
