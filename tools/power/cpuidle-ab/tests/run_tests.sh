@@ -652,8 +652,8 @@ test_pkg() {
 		csv "$tmp/o13/rounds.csv" 1 menu pkg_pc10_pct)" "40.000000 5.500000"
 	has pkg_table "$tmp/out" "^package C6 %  *40.00 (0.000)  *40.00 (0.000)$"
 	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o13"
-	has pkg_not_available "$tmp/out" \
-		"^package C-states: not available (turbostat reports none: fake: no MSR; no perf cstate_pkg PMU)$"
+	has pkg_not_available "$tmp/out" "^package C-states: not available \
+(turbostat reports none: fake: no MSR; no perf cstate_pkg PMU)$"
 	hasnot pkg_no_row "$tmp/out" "^package C[0-9]"
 }
 
@@ -671,20 +671,22 @@ test_pkg_perf() {
 	rm -f "$tmp/perf.args"
 	FAKE_PERF=1 run_ab "$f" -g menu,ladder -r 2 -n 0 -s 0 -t 0.05 -o "$tmp/o16"
 	check pkg_perf_status "$ab_rc" 0
-	has pkg_perf_line "$tmp/out" \
-		"^package C-states: perf cstate_pkg (no turbostat: turbostat reports none: fake: no MSR)$"
+	has pkg_perf_line "$tmp/out" "^package C-states: perf cstate_pkg \
+(no turbostat: turbostat reports none: fake: no MSR)$"
 	check pkg_perf_csv "$(csv "$tmp/o16/rounds.csv" 2 ladder pkg_pc6_pct) $(
 		csv "$tmp/o16/rounds.csv" 1 menu pkg_pc2_pct)" "40.000000 10.000000"
 	check pkg_perf_not_counted "$(csv "$tmp/o16/rounds.csv" 1 menu pkg_pc10_pct)" ""
-	has pkg_perf_args "$tmp/perf.args" "^stat -x, -o .* -C 0 -e cstate_pkg/c10-residency/,cstate_pkg/c2-residency/,cstate_pkg/c6-residency/,msr/tsc/ -- sh -c "
+	has pkg_perf_args "$tmp/perf.args" "^stat -x, -o .* -C 0 -e \
+cstate_pkg/c10-residency/,cstate_pkg/c2-residency/,cstate_pkg/c6-residency/,\
+msr/tsc/ -- sh -c "
 	rm "$f/sys/bus/event_source/devices/msr/events/tsc"
 	FAKE_PERF=1 run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o16"
-	has pkg_perf_no_tsc "$tmp/out" \
-		"^package C-states: not available (turbostat reports none: fake: no MSR; no perf cstate_pkg PMU)$"
+	has pkg_perf_no_tsc "$tmp/out" "^package C-states: not available \
+(turbostat reports none: fake: no MSR; no perf cstate_pkg PMU)$"
 	mkpmu "$f"
 	run_ab "$f" -g menu -r 1 -n 0 -s 0 -t 0.05 -o "$tmp/o16"
-	has pkg_perf_fails "$tmp/out" \
-		"^package C-states: not available (turbostat reports none: fake: no MSR; perf counts none: fake: perf not here)$"
+	has pkg_perf_fails "$tmp/out" "^package C-states: not available \
+(turbostat reports none: fake: no MSR; perf counts none: fake: perf not here)$"
 }
 
 # --json prints the summary; --report writes the report; both are taken

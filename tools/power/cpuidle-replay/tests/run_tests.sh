@@ -158,13 +158,13 @@ test_oracle_tick() {
 # The oracle keeps the tick: 2300499 under every model (no exit latency).
 # Counting whole microseconds would give 2300000.
 test_sub_us_energy() {
-	local m bad=0
+	local m e bad=0
 	printf 'active 100000 100000\nS1 0 0 500 500\n' >"$tmp/sub.tbl"
 	echo "idle 10 t4001" >"$tmp/sub.trace"
 	"$bindir/replay-hz250" "$tmp/sub.tbl" "$tmp/sub.trace" >"$tmp/out.csv" || bad=1
 	for m in a b c d; do
-		[ "$(field "$tmp/out.csv" oracle "energy_${m}_nj")" = 2300499 ] ||
-			{ echo "# model $m: $(field "$tmp/out.csv" oracle "energy_${m}_nj") nJ"; bad=1; }
+		e=$(field "$tmp/out.csv" oracle "energy_${m}_nj")
+		[ "$e" = 2300499 ] || { echo "# model $m: $e nJ"; bad=1; }
 	done
 	result $bad energy_to_the_nanosecond
 }
@@ -195,7 +195,8 @@ PY
 	fi
 	cut -d' ' -f1-4 "$tmp/keep.cases" | "$replay" -k >"$tmp/keep.out" || bad=1
 	paste -d' ' "$tmp/keep.out" "$tmp/keep.cases" >"$tmp/keep.both"
-	awk '$1 != $6 { print "# " substr($0, index($0, $7)) ": replay " $1 ", kernel " $6; bad = 1 }
+	awk '$1 != $6 { print "# " substr($0, index($0, $7)) ": replay " $1 \
+			", kernel " $6; bad = 1 }
 	     END { exit bad }' "$tmp/keep.both" || bad=1
 	[ "$(wc -l <"$tmp/keep.out")" = "$(wc -l <"$tmp/keep.cases")" ] || bad=1
 	result $bad keep_cases_of_the_kernel

@@ -212,7 +212,8 @@ test_net_param_off() {
 	echo N >"$PARAM"
 	set -- $(trace_ipiburst horizon 2000)
 	echo Y >"$PARAM"
-	diag="parameter on: $on_armed nets armed; off: ${5:-?} idle entries, ${1:-?} nets armed, ${7:-?} expired"
+	diag="parameter on: $on_armed nets armed; off: ${5:-?} idle entries,"
+	diag="$diag ${1:-?} nets armed, ${7:-?} expired"
 	if [ "$on_armed" -gt 0 ] && [ "${1:-x}" = 0 ] && [ "${7:-x}" = 0 ] &&
 	   [ "${5:-0}" -gt 0 ]; then
 		ktap_result OK "safety_net_param_off" "$diag"
@@ -228,7 +229,8 @@ test_net_menu() {
 	set -- $(trace_ipiburst net_test 2000)
 	test_armed=${1:-0} test_expired=${7:-0}
 	set -- $(trace_ipiburst menu 2000)
-	diag="net_test: $test_armed nets armed, $test_expired expired; menu: ${5:-?} idle entries, ${1:-?} nets armed, ${7:-?} expired"
+	diag="net_test: $test_armed nets armed, $test_expired expired; menu:"
+	diag="$diag ${5:-?} idle entries, ${1:-?} nets armed, ${7:-?} expired"
 	if [ "$test_armed" -gt 0 ] && [ "$test_expired" -gt 0 ] &&
 	   [ "${1:-x}" = 0 ] && [ "${7:-x}" = 0 ] && [ "${5:-0}" -gt 0 ]; then
 		ktap_result OK "no_safety_net_under_menu" "$diag"
