@@ -261,7 +261,7 @@ static void horizon_test_single_state(struct kunit *test)
 	env->sleep_length_ns = US(1);
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
 	KUNIT_EXPECT_FALSE(test, stop_tick);
-	env->sleep_length_ns = 4 * NSEC_PER_SEC;
+	env->sleep_length_ns = 4 * (s64)NSEC_PER_SEC;
 	KUNIT_EXPECT_EQ(test, horizon_test_select(test, &stop_tick), 0);
 	KUNIT_EXPECT_TRUE(test, stop_tick);
 	KUNIT_EXPECT_EQ(test, env->dev.safety_net_ns, 0);
