@@ -68,6 +68,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from concurrent.futures import ThreadPoolExecutor
 
 INFRA = os.path.dirname(os.path.abspath(__file__))
@@ -377,7 +378,7 @@ def units_of(path, kind, text):
         old, new_line, new = int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 1)
         fm = re.search(r'(\w+)\s*\(', m.group(4))
         first_func = fm.group(1) if fm else None
-        hunk, elig, place, prefix = [], [], [], []
+        hunk, elig, place, prefix, numbers = [], [], [], [], []
         j = i + 1
         while j < len(lines) and (old > 0 or new > 0):
             line = lines[j]
@@ -392,10 +393,13 @@ def units_of(path, kind, text):
                 place.append(f'{os.path.basename(path)}:{j + 1} '
                              f'({os.path.basename(path)[:-6]}:{new_line})')
                 prefix.append(j)
+                numbers.append(new_line)
                 new_line += 1
             j += 1
         unit = Unit(path, hunk, elig, place, first_func)
+        # Where each line is in the patch, and in the patched file.
         unit.patch_lines = prefix
+        unit.file_lines = numbers
         units.append(unit)
         i = j
     return units
@@ -554,34 +558,6 @@ class Ukunit:
         return 'survived', ''
 
 
-def source_lines(patch_text):
-    """Patch line index -> line number in the patched file, for the "+"
-    and context lines of PATCH_TEXT."""
-    where = {}
-    lines = patch_text.split('\n')
-    i = 0
-    while i < len(lines):
-        m = re.match(r'@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@', lines[i])
-        if not m:
-            i += 1
-            continue
-        old, n, new = int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 1)
-        j = i + 1
-        while j < len(lines) and (old > 0 or new > 0):
-            line = lines[j]
-            if line.startswith('-'):
-                old -= 1
-            elif not line.startswith('\\'):
-                if not line.startswith('+'):
-                    old -= 1
-                where[j] = n
-                n += 1
-                new -= 1
-            j += 1
-        i = j
-    return where
-
-
 # Kernel suites: the boot kernel's kselftests, the cheap checks first so
 # that most mutants are killed before the long ones run.
 NET_FIRST = ('test_param test_net_fires test_net_time_base test_net_rearm '
@@ -649,18 +625,17 @@ class Kernel:
                     sys.exit(f'mutants_auto.py: {program} fails without a mutant '
                              f'({", ".join(failed) or "no result"}):\n{out[-2000:]}')
 
-    def test(self, mu, mutated_patch, original_patch):
+    def test(self, mu):
+        """Run MU, a mutant of a patch, on the file the patch makes."""
         rel = mu.target[0][:-len('.patch')]
-        where = source_lines(original_patch)
         text = self.saved[rel].split('\n')
-        old_p, new_p = original_patch.split('\n'), mutated_patch.split('\n')
-        for j, (a, b) in enumerate(zip(old_p, new_p)):
-            if a == b:
+        new = mu.text.split('\n')
+        for k, n in enumerate(mu.unit.file_lines):
+            if new[k] == mu.unit.lines[k]:
                 continue
-            n = where[j] - 1
-            if text[n] != a[1:]:
-                return 'error', f'{rel}:{n + 1} is not the line of the patch'
-            text[n] = b[1:]
+            if text[n - 1] != mu.unit.lines[k]:
+                return 'error', f'{rel}:{n} is not the line of the patch'
+            text[n - 1] = new[k]
         try:
             with open(os.path.join(self.src, rel), 'w') as f:
                 f.write('\n'.join(text))
@@ -750,7 +725,7 @@ def write_results(stem, text, mutants, results=None):
         os.replace(tmp, os.path.join(results, stem + ext))
 
 
-def run_kernel(mutants, originals, unrun, eq, stale, start, sample, opts):
+def run_kernel(mutants, unrun, eq, stale, start, sample, opts):
     """--kernel: the mutants of the tick-sched, idle, cpuidle and sysfs
     patches, one boot kernel build and QEMU run each (minutes a mutant)."""
     patches = sorted({m.target[0] for m in mutants})
@@ -781,8 +756,7 @@ def run_kernel(mutants, originals, unrun, eq, stale, start, sample, opts):
             print('mutants-auto: kernel baseline not run (--no-baseline)', flush=True)
         for n, mu in enumerate(mutants, 1):
             t0 = time.time()
-            st, detail = kern.test(mu, mutated_file(mu, originals[mu.target[0]]),
-                                   originals[mu.target[0]])
+            st, detail = kern.test(mu)
             if st == 'error':
                 print(f'mutants_auto.py: {mu.id}: {detail}', file=sys.stderr)
                 return 1
@@ -805,7 +779,6 @@ def run_kernel(mutants, originals, unrun, eq, stale, start, sample, opts):
 def rescore(path):
     """--rescore: the report of a results .json again, with the mutants
     marked equivalent since it was written; rewrites its .txt and .json."""
-    import types
     try:
         with open(path) as f:
             rows = json.load(f)
@@ -823,7 +796,8 @@ def rescore(path):
         elif m.status == 'equivalent' and m.id not in eq:
             m.status = 'survived'
         mutants.append(m)
-    sample = ' (a sample' in open(path[:-len('.json')] + '.txt').readline()
+    with open(path[:-len('.json')] + '.txt') as f:
+        sample = ' (a sample' in f.readline()
     text, bad = report(mutants, [], eq, [], 0, sample)
     print(text)
     write_results(os.path.basename(path)[:-len('.json')], text, mutants,
@@ -921,14 +895,13 @@ def main(argv):
         eq = read_equivalents()
         ids = {m.id for m in generate(snapshot)}
         stale = sorted(i for i in eq if i not in ids)
+        if opts['kernel']:
+            return run_kernel(mutants, unrun, eq, stale, start, sample, opts)
         originals = {}
         for path, _, suite in TARGETS:
             with open(os.path.join(snapshot if suite == 'ukunit' else REPO, path)
                       if suite == 'ukunit' else os.path.join(REPO, path)) as f:
                 originals[path] = f.read()
-        if opts['kernel']:
-            return run_kernel(mutants, originals, unrun, eq, stale, start, sample,
-                              opts)
         todo = [m for m in mutants if m.target[2] == 'ukunit']
         for m in mutants:
             if m.target[2] != 'ukunit':
