@@ -358,21 +358,28 @@ elif [ -z "$(turbostat --quiet --Summary --show idle -- true 2>/dev/null |
 else
 	AB_PKG=1
 fi
-AB_PKG_EVENTS=$(ab_pkg_perf_events)
-AB_PKG_CPUS=$(ab_pkg_perf_cpus)
-if [ "$AB_PKG" = 1 ]; then
-	:
-elif [ -z "$AB_PKG_EVENTS" ] || [ -z "$AB_PKG_CPUS" ]; then
-	echo "package C-states: not available ($pkg_why; no perf cstate_pkg PMU)"
-elif ! command -v perf >/dev/null 2>&1; then
-	echo "package C-states: not available ($pkg_why; no perf for the cstate_pkg PMU)"
-elif [ -z "$(perf stat -x, -C "$AB_PKG_CPUS" -e "$AB_PKG_EVENTS" -- true 2>&1 |
-	     ab_pkg_perf_parse)" ]; then
-	echo "package C-states: not available ($pkg_why; perf counts none: $(perf stat \
-		-x, -C "$AB_PKG_CPUS" -e "$AB_PKG_EVENTS" -- true 2>&1 | head -n 1))"
-else
-	AB_PKG=2
-	echo "package C-states: perf cstate_pkg (no turbostat: $pkg_why)"
+if [ "$AB_PKG" = 0 ]; then
+	AB_PKG_EVENTS=$(ab_pkg_perf_events)
+	AB_PKG_CPUS=$(ab_pkg_perf_cpus)
+	if [ -z "$AB_PKG_EVENTS" ] || [ -z "$AB_PKG_CPUS" ]; then
+		pkg_why="$pkg_why; no perf cstate_pkg PMU"
+	elif ! command -v perf >/dev/null 2>&1; then
+		pkg_why="$pkg_why; no perf for the cstate_pkg PMU"
+	else
+		# perf stat writes its counts to stderr; one trial run.
+		pkg_out=$(perf stat -x, -C "$AB_PKG_CPUS" -e "$AB_PKG_EVENTS" -- true 2>&1)
+		if [ -n "$(printf '%s\n' "$pkg_out" | ab_pkg_perf_parse)" ]; then
+			AB_PKG=2
+		else
+			pkg_why="$pkg_why; perf counts none: $(printf '%s\n' "$pkg_out" |
+				head -n 1)"
+		fi
+	fi
+	if [ "$AB_PKG" = 2 ]; then
+		echo "package C-states: perf cstate_pkg (no turbostat: $pkg_why)"
+	else
+		echo "package C-states: not available ($pkg_why)"
+	fi
 fi
 AB_DESCRIBE=$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null ||
 	echo "not in a git tree")
